@@ -1,0 +1,51 @@
+import { dayLabel, messageLine } from './format';
+import { joinedTokenCount, tokenCount } from './tokens';
+import type { StoredMessage } from './types';
+
+/**
+ * How the token budget is shared (the README documents it). Tiers are filled in this order, each
+ * up to its share of what is left; whatever a tier does not use passes to the relevant tier,
+ * which takes the rest.
+ */
+export const BudgetPolicy = {
+	/** The newest messages of this scope, verbatim. */
+	recentShare: 0.3,
+	/** This channel's summary, then other channels. */
+	summaryShare: 0.25,
+	/** The user's profile and matching topic notes. */
+	profileShare: 0.15,
+	/** Tokens kept for the blank line between two blocks. */
+	blockSeparatorTokens: 2,
+	/** A hit scoring at least this share of the best hit brings its neighbours along. */
+	neighbourScoreRatio: 0.5,
+	/** No single older message may take more than this share of the relevant tier. */
+	maxMessageShare: 0.35
+} as const;
+
+/**
+ * Picks messages, in the priority order given, while their lines (and the date lines that
+ * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
+ */
+export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number, maxMessageTokens = Number.POSITIVE_INFINITY): StoredMessage[] {
+	const chosen: StoredMessage[] = [];
+	const days = new Set<string>();
+	let used = fixedTokens;
+	for (const message of candidates) {
+		// Nothing useful fits in the last few tokens.
+		if (budget - used < 8) break;
+		const lineTokens = tokenCount(messageLine(message));
+		if (lineTokens > maxMessageTokens) continue;
+		const day = dayLabel(message.ts);
+		const cost = lineTokens + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
+		if (used + cost > budget) continue;
+		used += cost;
+		days.add(day);
+		chosen.push(message);
+	}
+	return chosen.sort((a, b) => a.ts - b.ts || (a.id < b.id ? -1 : 1));
+}
+
+/** Lines with their true (upper-bound) token count. */
+export function measured(lines: string[]): { text: string; tokens: number } {
+	return { text: lines.join('\n'), tokens: joinedTokenCount(lines) };
+}

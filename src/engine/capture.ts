@@ -1,0 +1,136 @@
+import type { Archive } from './archive';
+import type { MemoryConfig } from './config';
+import { byTime, entryLifetimeMs, isExpired, mergeMessages } from './entry';
+import { DM_SERVER_ID, Keys } from './keys';
+import type { ScopeDirectory } from './directory';
+import type { SettingsRepository } from './settings';
+import type { MemoryStore } from './store';
+import { cleanText, contentId } from './text';
+import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type ShortTermEntry, type SkipReason, type StoredMessage, type TurnResponse } from './types';
+import { MAX_MESSAGE_CHARS } from './validation';
+
+/** What capture needs from the engine. */
+export interface CaptureDependencies {
+	store: MemoryStore;
+	archive: Archive;
+	settings: SettingsRepository;
+	directory: ScopeDirectory;
+	config: () => MemoryConfig;
+	onSkip: (reason: SkipReason) => void;
+}
+
+function clip(text: string): string {
+	return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+}
+
+/** Records one finished turn as DESIGN.md's Capture section says. The turn is already validated. */
+export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, now: number): Promise<RecordTurnResult> {
+	const skip = (reason: SkipReason): RecordTurnResult => {
+		deps.onSkip(reason);
+		return { written: false, skippedReason: reason, keys: [] };
+	};
+	if (turn.isStopResponse) return skip('stop-response');
+
+	const at = turn.timestamp ?? now;
+	const candidates = turn.history.filter((entry) => entry.role === 'user' || entry.role === 'persona');
+	const authorIds = [...new Set(candidates.flatMap((entry) => (entry.authorId && entry.authorId !== turn.userId ? [entry.authorId] : [])))];
+	const [requester, ...authors] = await deps.settings.manyUsers([turn.userId, ...authorIds]);
+	const triggeringLevel = turn.privacyLevel ?? requester!.privacyLevel;
+	if (triggeringLevel === PrivacyLevel.FULL) return skip('privacy-full');
+
+	const invisible = new Set(authorIds.filter((_, index) => authors[index]!.privacyLevel === PrivacyLevel.FULL));
+	const history: StoredMessage[] = [];
+	for (const entry of candidates) {
+		if (entry.authorId && invisible.has(entry.authorId)) continue;
+		const text = clip(cleanText(entry.text));
+		if (text.length === 0) continue;
+		const ts = entry.timestamp ?? at;
+		history.push({
+			id: entry.messageId ?? contentId([entry.role, entry.authorId, text, ts]),
+			role: entry.role as StoredMessage['role'],
+			authorId: entry.authorId,
+			authorName: entry.authorName ?? (entry.authorId === turn.userId ? turn.userName : undefined),
+			text,
+			ts
+		});
+	}
+	if (history.length === 0) return skip('empty-history');
+
+	const responseTime = Math.max(at, ...history.map((message) => message.ts));
+	const groups = new Map<string | null, { lineageId: string | null; messages: StoredMessage[] }>();
+	for (const response of turn.responses) {
+		const message = responseMessage(response, responseTime);
+		if (!message) continue;
+		const personaId = response.personaId ?? null;
+		const group = groups.get(personaId) ?? { lineageId: response.personaLineageId ?? null, messages: [] };
+		group.messages.push(message);
+		groups.set(personaId, group);
+	}
+	if (groups.size === 0) return skip('no-response');
+
+	const keys: string[] = [];
+	for (const [personaId, group] of groups) {
+		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), now)));
+	}
+	return { written: true, keys };
+}
+
+function responseMessage(response: TurnResponse, ts: number): StoredMessage | null {
+	const text = clip(cleanText(response.text));
+	if (text.length === 0) return null;
+	const personaId = response.personaId ?? undefined;
+	return {
+		id: response.messageId ?? contentId(['persona', personaId, text, ts]),
+		role: 'persona',
+		authorId: personaId,
+		authorName: response.personaName,
+		text,
+		ts,
+		personaId
+	};
+}
+
+/** One persona's write: the user scope, the server scope outside DMs, the live scope's archive. */
+async function writeScopes(
+	deps: CaptureDependencies,
+	turn: MemoryTurn,
+	personaId: string | null,
+	lineageId: string | null,
+	messages: StoredMessage[],
+	now: number
+): Promise<string[]> {
+	const config = deps.config();
+	const userKey = Keys.userScope(turn.userId, turn.channelId, personaId);
+	const serverKey = turn.serverId === null ? null : Keys.serverScope(turn.serverId, turn.channelId, personaId);
+	const liveKey = serverKey ?? userKey;
+	const keys = serverKey ? [userKey, serverKey] : [userKey];
+
+	const written = await deps.store.lock.runAll([...keys, Keys.archiveHead(liveKey)], async () => {
+		const stored = await deps.store.getMany<ShortTermEntry>(keys);
+		const entries = keys.map((key, index) => {
+			const previous = stored[index];
+			const current = previous && !isExpired(previous, config, now) ? previous : undefined;
+			const entry: ShortTermEntry = {
+				scope: key === serverKey ? 'server' : 'user',
+				userId: key === serverKey ? null : turn.userId,
+				serverId: turn.serverId ?? DM_SERVER_ID,
+				channelId: turn.channelId,
+				parentChannelId: turn.parentChannelId ?? null,
+				personaId,
+				lineageId: lineageId ?? current?.lineageId ?? null,
+				messages: mergeMessages(current?.messages ?? [], messages, config.maxMessagesPerChannel),
+				summary: current?.summary ?? null,
+				categories: current?.categories ?? null,
+				lastUpdated: now,
+				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey ? 1 : 0)
+			};
+			return { key, entry };
+		});
+		await deps.store.setMany(entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })));
+		await deps.archive.append(liveKey, messages, now);
+		return entries;
+	});
+
+	await Promise.all(written.map(({ key, entry }) => deps.directory.track(key, entry, now)));
+	return keys;
+}

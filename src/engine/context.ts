@@ -1,0 +1,245 @@
+import type { Archive, ArchiveHead } from './archive';
+import { BudgetPolicy, fitMessages, measured } from './budget';
+import type { MemoryConfig } from './config';
+import { byTime, isExpired } from './entry';
+import { live, type Listings, type ScopeListing } from './directory';
+import { datedLines, relativeTime } from './format';
+import { DM_SERVER_ID, Keys } from './keys';
+import type { SettingsRepository } from './settings';
+import type { MemoryStore } from './store';
+import { tokenCount, truncateToTokens } from './tokens';
+import { type ContextBlock, type ContextRequest, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage } from './types';
+
+/** What context building needs from the engine. */
+export interface ContextDependencies {
+	store: MemoryStore;
+	archive: Archive;
+	settings: SettingsRepository;
+	config: () => MemoryConfig;
+}
+
+const DAY = 86_400_000;
+
+/** Builds the token-budgeted context for one request, as DESIGN.md's Context section says. */
+export async function buildContext(deps: ContextDependencies, request: ContextRequest, now: number): Promise<MemoryContext> {
+	const config = deps.config();
+	const budget = request.tokenBudget ?? config.contextTokenBudget;
+	const liveKey = request.serverId === null ? Keys.userScope(request.userId, request.channelId, request.personaId) : Keys.serverScope(request.serverId, request.channelId, request.personaId);
+	const lineage = request.personaLineageId ?? request.personaId ?? null;
+
+	// One round trip for everything the request needs to start with.
+	const [requester, [rawEntry, userListings, archiveHead, serverListings]] = await Promise.all([
+		deps.settings.user(request.userId),
+		deps.store.getMany<unknown>([liveKey, Keys.userIndex(request.userId), Keys.archiveHead(liveKey), ...(request.serverId === null ? [] : [Keys.serverIndex(request.serverId)])]) as Promise<
+			[ShortTermEntry?, Listings?, ArchiveHead?, Listings?]
+		>
+	]);
+	const entry = rawEntry && !isExpired(rawEntry, config, now) ? rawEntry : undefined;
+
+	const others = await otherChannels(deps, request, requester.crossServerOptIn, lineage, live(serverListings, now), live(userListings, now), now);
+	const otherEntries = (await deps.store.getMany<ShortTermEntry>(others.map((listing) => listing.key))).map((other, index) => ({ listing: others[index]!, entry: other }));
+
+	const recentMessages = entry?.messages ?? [];
+	const index = await deps.archive.open(liveKey, archiveHead ?? null);
+	const retentionStart = now - config.archiveRetentionDays * DAY;
+	const hits = index && request.query.trim() ? index.search(request.query, 300) : [];
+
+	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
+	const authors = new Set<string>();
+	const collect = (messages: readonly StoredMessage[]) => messages.forEach((message) => message.authorId && authors.add(message.authorId));
+	collect(recentMessages);
+	for (const { entry: other } of otherEntries) if (other) collect(other.messages);
+	collect(hits.map((hit) => hit.message));
+	const authorIds = [...authors];
+	const levels = await deps.settings.manyUsers(authorIds);
+	const invisible = new Set(authorIds.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));
+	const visible = (message: StoredMessage) => !message.authorId || !invisible.has(message.authorId);
+
+	const usable = budget;
+	const blocks: Partial<Record<ContextBlock['tier'], ContextBlock>> = {};
+	let left = usable;
+	const separator = BudgetPolicy.blockSeparatorTokens;
+
+	const recent = recentBlock(recentMessages.filter(visible), Math.floor(usable * BudgetPolicy.recentShare));
+	if (recent) {
+		blocks.recent = recent;
+		left -= recent.tokens + separator;
+	}
+	const summary = summaryBlock(entry, otherEntries, request, visible, config, Math.min(left, Math.floor(usable * BudgetPolicy.summaryShare)), now);
+	if (summary) {
+		blocks.summary = summary;
+		left -= summary.tokens + separator;
+	}
+	const shown = new Set(recent?.sourceIds ?? []);
+	const relevant = relevantBlock(
+		hits.filter((hit) => !shown.has(hit.message.id) && visible(hit.message) && hit.message.ts >= retentionStart),
+		(id, offset) => {
+			const neighbour = index?.neighbour(id, offset);
+			return neighbour && !shown.has(neighbour.id) && visible(neighbour) && neighbour.ts >= retentionStart ? neighbour : undefined;
+		},
+		left
+	);
+	if (relevant) blocks.relevant = relevant;
+
+	const ordered = (['profile', 'nudge', 'summary', 'relevant', 'recent'] as const).flatMap((tier) => (blocks[tier] ? [blocks[tier]!] : []));
+	const tokens = ordered.reduce((sum, block) => sum + block.tokens, 0) + Math.max(0, ordered.length - 1) * separator;
+	return { text: ordered.map((block) => block.text).join('\n\n'), tokens, blocks: ordered };
+}
+
+function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | null {
+	if (messages.length === 0) return null;
+	const header = 'Recent messages in this conversation (UTC):';
+	const fixed = tokenCount(header);
+	let chosen = fitMessages([...messages].sort(byTime).reverse(), budget, fixed);
+	if (chosen.length === 0) {
+		// Even the newest message alone is too long: show its end-cut beginning rather than nothing.
+		const newest = [...messages].sort(byTime).at(-1)!;
+		const room = budget - fixed - 12;
+		const text = truncateToTokens(newest.text, room);
+		if (!text) return null;
+		chosen = fitMessages([{ ...newest, text }], budget, fixed);
+		if (chosen.length === 0) return null;
+	}
+	const { text, tokens } = measured([header, ...datedLines(chosen)]);
+	return { tier: 'recent', text, tokens, sourceIds: chosen.map((message) => message.id) };
+}
+
+interface OtherEntry {
+	listing: ScopeListing;
+	entry: ShortTermEntry | undefined;
+}
+
+/** Other channels' memories the request may see, newest first, at most `maxOtherChannels`. */
+async function otherChannels(
+	deps: ContextDependencies,
+	request: ContextRequest,
+	crossServerOptIn: boolean,
+	lineage: string | null,
+	serverListings: ScopeListing[],
+	userListings: ScopeListing[],
+	now: number
+): Promise<ScopeListing[]> {
+	const config = deps.config();
+	if (config.maxOtherChannels === 0) return [];
+	const here = request.serverId ?? DM_SERVER_ID;
+	const sameLineage = (listing: ScopeListing) => (listing.lineageId ?? listing.personaId ?? null) === lineage;
+	const elsewhere = (listing: ScopeListing) => listing.channelId !== request.channelId;
+	const candidates: ScopeListing[] = [];
+	if (request.serverId !== null) candidates.push(...serverListings.filter((listing) => listing.serverId === here));
+	for (const listing of userListings) {
+		// The user's own DM entries follow them between DM channels; other servers need their opt-in.
+		if (listing.serverId === here) {
+			if (request.serverId === null) candidates.push(listing);
+		} else if (crossServerOptIn) {
+			candidates.push(listing);
+		}
+	}
+	const visibleChannels = request.visibleChannelIds ? new Set(request.visibleChannelIds) : null;
+	const serverIds = [...new Set(candidates.map((listing) => listing.serverId).filter((id) => id !== DM_SERVER_ID))];
+	const privateByServer = new Map(await Promise.all(serverIds.map(async (id) => [id, new Set((await deps.settings.server(id)).privateChannelIds)] as const)));
+	const outsidePrivate = (listing: ScopeListing) => {
+		const privateChannels = privateByServer.get(listing.serverId);
+		if (!privateChannels) return true;
+		const home = [listing.channelId, listing.parentChannelId].filter((id): id is string => Boolean(id) && privateChannels.has(id!));
+		if (home.length === 0) return true;
+		// A private channel's memory stays in that channel and its threads.
+		return listing.serverId === here && home.some((id) => id === request.channelId || id === request.parentChannelId);
+	};
+	const canView = (listing: ScopeListing) => !visibleChannels || listing.serverId !== here || visibleChannels.has(listing.channelId);
+	const seen = new Set<string>();
+	return candidates
+		.filter((listing) => elsewhere(listing) && sameLineage(listing) && listing.expiresAt > now && outsidePrivate(listing) && canView(listing))
+		.filter((listing) => !seen.has(listing.key) && Boolean(seen.add(listing.key)))
+		.sort((a, b) => b.lastUpdated - a.lastUpdated)
+		.slice(0, config.maxOtherChannels);
+}
+
+function summaryBlock(
+	entry: ShortTermEntry | undefined,
+	others: OtherEntry[],
+	request: ContextRequest,
+	visible: (message: StoredMessage) => boolean,
+	config: MemoryConfig,
+	budget: number,
+	now: number
+): ContextBlock | null {
+	const lines: string[] = [];
+	const sourceIds: string[] = [];
+	let used = 0;
+	const add = (line: string) => {
+		const cost = tokenCount(line) + (lines.length > 0 ? 1 : 0);
+		if (used + cost > budget) return false;
+		lines.push(line);
+		used += cost;
+		return true;
+	};
+	const own = summaryLines(entry);
+	if (own.length > 0) {
+		add('Summary of this conversation:');
+		for (const line of own) if (!add(line)) break;
+		if (entry) sourceIds.push(...entry.messages.map((message) => message.id));
+	}
+	const here = request.serverId ?? DM_SERVER_ID;
+	let headed = false;
+	for (const { listing, entry: other } of others) {
+		if (!other || isExpired(other, config, now)) continue;
+		// Memories from another server or a DM show only what this user and the personas said.
+		const fromElsewhere = other.serverId !== here;
+		const messages = other.messages.filter((message) => visible(message) && (!fromElsewhere || message.role === 'persona' || message.authorId === request.userId));
+		const where = fromElsewhere ? (other.serverId === DM_SERVER_ID ? ' (DM)' : ' (another server)') : '';
+		const label = `<#${listing.channelId}>${where}, ${relativeTime(other.lastUpdated, now)}:`;
+		const body = summaryLines(other);
+		const remaining = budget - used - (lines.length > 0 ? 1 : 0) - (headed ? 0 : tokenCount('Other channels:') + 1) - tokenCount(label) - 1;
+		const crude = fitMessages([...messages].sort(byTime).reverse().slice(0, config.crudeMessageCount), remaining - body.reduce((sum, line) => sum + tokenCount(line) + 1, 0), 0);
+		if (body.length === 0 && crude.length === 0) continue;
+		if (!headed && !add('Other channels:')) break;
+		headed = true;
+		if (!add(label)) break;
+		for (const line of body) if (!add(line)) break;
+		for (const line of datedLines(crude)) if (!add(line)) break;
+		sourceIds.push(...crude.map((message) => message.id));
+	}
+	if (lines.length === 0 || (lines.length === 1 && headed)) return null;
+	const { text, tokens } = measured(lines);
+	return { tier: 'summary', text, tokens, sourceIds };
+}
+
+function summaryLines(entry: ShortTermEntry | undefined): string[] {
+	if (!entry) return [];
+	const lines: string[] = [];
+	if (entry.summary?.trim()) lines.push(entry.summary.trim());
+	for (const [name, text] of Object.entries(entry.categories ?? {})) if (text.trim()) lines.push(`${name}: ${text.trim()}`);
+	return lines;
+}
+
+function relevantBlock(
+	hits: { message: StoredMessage; score: number }[],
+	neighbour: (id: string, offset: number) => StoredMessage | undefined,
+	budget: number
+): ContextBlock | null {
+	if (hits.length === 0 || budget <= 0) return null;
+	const header = 'Earlier messages that may be relevant (UTC):';
+	const best = hits[0]!.score;
+	function* ranked(): Generator<StoredMessage> {
+		for (const hit of hits) {
+			yield hit.message;
+			if (hit.score < best * BudgetPolicy.neighbourScoreRatio) continue;
+			const next = neighbour(hit.message.id, 1);
+			if (next) yield next;
+			const previous = neighbour(hit.message.id, -1);
+			if (previous) yield previous;
+		}
+	}
+	const seen = new Set<string>();
+	const unique = function* () {
+		for (const message of ranked()) {
+			if (seen.has(message.id)) continue;
+			seen.add(message.id);
+			yield message;
+		}
+	};
+	const chosen = fitMessages(unique(), budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare));
+	if (chosen.length === 0) return null;
+	const { text, tokens } = measured([header, ...datedLines(chosen)]);
+	return { tier: 'relevant', text, tokens, sourceIds: chosen.map((message) => message.id) };
+}

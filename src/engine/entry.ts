@@ -1,0 +1,28 @@
+import type { MemoryConfig } from './config';
+import type { ShortTermEntry, StoredMessage } from './types';
+
+const HOUR = 3_600_000;
+
+/** How long an entry lives after its last update: longer once it holds a summary. */
+export function entryLifetimeMs(entry: Pick<ShortTermEntry, 'summary' | 'categories'>, config: MemoryConfig): number {
+	const hasSummary = Boolean(entry.summary) || Boolean(entry.categories && Object.keys(entry.categories).length > 0);
+	return (hasSummary ? config.summaryTtlHours : config.ttlHours) * HOUR;
+}
+
+/** An entry is served until its lifetime has passed since `lastUpdated`; then all of it goes. */
+export function isExpired(entry: ShortTermEntry, config: MemoryConfig, now: number): boolean {
+	return now >= entry.lastUpdated + entryLifetimeMs(entry, config);
+}
+
+/** Chronological order; message ids break ties so that the order is the same everywhere. */
+export function byTime(a: StoredMessage, b: StoredMessage): number {
+	return a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Merges `incoming` into `stored` by message id (newer text wins) and keeps the newest `max`. */
+export function mergeMessages(stored: readonly StoredMessage[], incoming: readonly StoredMessage[], max: number): StoredMessage[] {
+	const merged = new Map<string, StoredMessage>();
+	for (const message of stored) merged.set(message.id, message);
+	for (const message of incoming) merged.set(message.id, message);
+	return [...merged.values()].sort(byTime).slice(-max);
+}

@@ -1,0 +1,42 @@
+import type { StoredMessage } from './types';
+
+const MINUTE = 60_000;
+
+/** `2026-03-02` (UTC): the date header that groups snippet lines. */
+export function dayLabel(ts: number): string {
+	return new Date(ts).toISOString().slice(0, 10);
+}
+
+/** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
+export function messageLine(message: StoredMessage): string {
+	const time = new Date(message.ts).toISOString().slice(11, 16);
+	const speaker = message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
+	return `[${time}] ${speaker}: ${message.text}`;
+}
+
+/** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */
+export function relativeTime(ts: number, now: number): string {
+	const elapsed = Math.max(0, now - ts);
+	if (elapsed < MINUTE) return 'just now';
+	if (elapsed < 60 * MINUTE) return `${Math.floor(elapsed / MINUTE)} min ago`;
+	if (elapsed < 48 * 60 * MINUTE) return `${Math.floor(elapsed / (60 * MINUTE))} h ago`;
+	return `${Math.floor(elapsed / (24 * 60 * MINUTE))} d ago`;
+}
+
+/**
+ * Lines for messages in chronological order, each day opened by its date, so the time of every
+ * snippet is complete without repeating the date on every line.
+ */
+export function datedLines(messages: readonly StoredMessage[]): string[] {
+	const lines: string[] = [];
+	let day = '';
+	for (const message of messages) {
+		const label = dayLabel(message.ts);
+		if (label !== day) {
+			lines.push(`${label}:`);
+			day = label;
+		}
+		lines.push(messageLine(message));
+	}
+	return lines;
+}

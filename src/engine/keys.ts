@@ -1,0 +1,25 @@
+/** The server id stored for DM scopes. */
+export const DM_SERVER_ID = 'DM';
+
+function suffix(personaId: string | null | undefined): string {
+	return personaId ? `:${personaId}` : '';
+}
+
+/** Every key the engine writes, in one place. */
+export const Keys = {
+	/** `shortterm:user:<userId>:<channelId>[:<personaId>]` */
+	userScope: (userId: string, channelId: string, personaId?: string | null) => `shortterm:user:${userId}:${channelId}${suffix(personaId)}`,
+	/** `shortterm:server:<serverId>:<channelId>[:<personaId>]`; never used in DMs. */
+	serverScope: (serverId: string, channelId: string, personaId?: string | null) => `shortterm:server:${serverId}:${channelId}${suffix(personaId)}`,
+	/** The scopes one user wrote, across servers and DMs. */
+	userIndex: (userId: string) => `index:user:${userId}`,
+	/** The server-scope entries of one server. */
+	serverIndex: (serverId: string) => `index:server:${serverId}`,
+	userSettings: (userId: string) => `settings:user:${userId}`,
+	serverSettings: (serverId: string) => `settings:server:${serverId}`,
+	/** Head of a scope's archive: how many chunks it has. */
+	archiveHead: (scopeKey: string) => `archive:${scopeKey}:head`,
+	archiveChunk: (scopeKey: string, chunk: number) => `archive:${scopeKey}:chunk:${chunk}`,
+	/** Marks one message as archived, so that re-recording a turn stores nothing twice. */
+	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`
+} as const;

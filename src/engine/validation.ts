@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { MemoryError } from './errors';
+import { IdSchema } from './settings';
+import { PrivacyLevel } from './types';
+
+/** Discord's longest message (with Nitro); longer text is cut to this before it is stored. */
+export const MAX_MESSAGE_CHARS = 4000;
+
+const Timestamp = z.number().finite().nonnegative();
+const Text = z.string().max(1_000_000);
+
+/** Zod schema of a {@link MemoryTurn}; unknown roles are allowed here and dropped by capture. */
+export const MemoryTurnSchema = z.object({
+	userId: IdSchema,
+	userName: z.string().max(200).optional(),
+	privacyLevel: z.enum(PrivacyLevel).optional(),
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	parentChannelId: IdSchema.nullish(),
+	history: z
+		.array(
+			z.object({
+				role: z.string(),
+				authorId: IdSchema.optional(),
+				authorName: z.string().max(200).optional(),
+				text: Text,
+				messageId: IdSchema.optional(),
+				timestamp: Timestamp.optional()
+			})
+		)
+		.max(1000),
+	responses: z
+		.array(
+			z.object({
+				text: Text,
+				personaId: IdSchema.nullish(),
+				personaLineageId: IdSchema.nullish(),
+				personaName: z.string().max(200).optional(),
+				messageId: IdSchema.optional()
+			})
+		)
+		.max(100),
+	isStopResponse: z.boolean().optional(),
+	timestamp: Timestamp.optional()
+});
+
+/** Zod schema of a {@link ContextRequest}. */
+export const ContextRequestSchema = z.object({
+	userId: IdSchema,
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	parentChannelId: IdSchema.nullish(),
+	personaId: IdSchema.nullish(),
+	personaLineageId: IdSchema.nullish(),
+	query: z.string().max(1_000_000),
+	tokenBudget: z.number().int().min(0).max(1_000_000).optional(),
+	visibleChannelIds: z.any().optional()
+});
+
+/** Parses `value` or rejects with an `INVALID_INPUT` error that says what was wrong. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+	const parsed = schema.safeParse(value);
+	if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid ${what}: ${z.prettifyError(parsed.error)}`);
+	return parsed.data;
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryEngine, type MemoryEngineOptions } from '../../src';
+import { MemoryStore } from '../../src/engine/store';
+
+/** A store the engine suite runs against. */
+export interface Backend {
+	name: 'sqlite' | 'redis' | 'postgres';
+	/** Why the suite is skipped here, or null when it runs. */
+	skipReason: string | null;
+	/** A URL to a fresh, empty store (a new file, or a new namespace on a shared server). */
+	url(): { storeUrl: string; namespace: string; cleanup: () => void };
+}
+
+const redisUrl = process.env.MEMORY_TEST_REDIS_URL;
+const postgresUrl = process.env.MEMORY_TEST_POSTGRES_URL;
+
+export const backends: Backend[] = [
+	{
+		name: 'sqlite',
+		skipReason: null,
+		url: () => {
+			const dir = mkdtempSync(join(tmpdir(), 'memory-test-'));
+			return { storeUrl: `sqlite://${join(dir, 'memory.sqlite')}`, namespace: 'memory', cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+		}
+	},
+	{
+		name: 'redis',
+		skipReason: redisUrl ? null : 'MEMORY_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6379)',
+		url: () => ({ storeUrl: redisUrl!, namespace: `t${randomUUID().slice(0, 8)}`, cleanup: () => undefined })
+	},
+	{
+		name: 'postgres',
+		skipReason: postgresUrl ? null : 'MEMORY_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)',
+		url: () => ({ storeUrl: postgresUrl!, namespace: `t${randomUUID().slice(0, 8)}`, cleanup: () => undefined })
+	}
+];
+
+for (const backend of backends) {
+	// Printed once per file so a skipped suite is never silent.
+	if (backend.skipReason) console.warn(`[memory tests] skipping the ${backend.name} backend: ${backend.skipReason}`);
+}
+
+/** A controllable clock for TTL tests. */
+export class TestClock {
+	public constructor(public current = Date.UTC(2026, 2, 2, 18, 0, 0)) {}
+	public readonly now = () => this.current;
+	public advance(ms: number): void {
+		this.current += ms;
+	}
+	public hours(hours: number): void {
+		this.advance(hours * 3_600_000);
+	}
+}
+
+/** Opens an engine on a fresh store of `backend`; `close()` also removes what it wrote. */
+export async function openEngine(backend: Backend, options: Omit<MemoryEngineOptions, 'storeUrl'> = {}) {
+	const { storeUrl, namespace, cleanup } = backend.url();
+	const engine = await MemoryEngine.open({ ...options, env: {}, config: { storeUrl, storeNamespace: namespace, ...options.config } });
+	return {
+		engine,
+		storeUrl,
+		namespace,
+		async dispose() {
+			await engine.close();
+			if (backend.name !== 'sqlite') {
+				const raw = await MemoryStore.open({ storeUrl, namespace });
+				await raw.keyv.clear();
+				await raw.close();
+			}
+			cleanup();
+		}
+	};
+}
