@@ -17,7 +17,7 @@ export const BudgetPolicy = {
 	/** Tokens kept for the blank line between two blocks. */
 	blockSeparatorTokens: 2,
 	/** A hit scoring at least this share of the best hit brings its neighbours along. */
-	neighbourScoreRatio: 0.5,
+	neighbourScoreRatio: 0.7,
 	/** No single older message may take more than this share of the relevant tier. */
 	maxMessageShare: 0.35
 } as const;

@@ -13,6 +13,15 @@ export function processTerm(term: string): string | null {
 }
 
 /** A BM25 hit: the message and its score. */
+/** How many messages on each side count as a message's surroundings. */
+export const AROUND_WINDOW = 2;
+/** Weight of the surroundings against the message's own words. */
+export const AROUND_BOOST = 0.5;
+
+interface IndexedMessage extends StoredMessage {
+	around: string;
+}
+
 export interface SearchHit {
 	message: StoredMessage;
 	score: number;
@@ -23,11 +32,13 @@ export interface SearchHit {
  * so a query costs the same whatever the archive's size.
  */
 export class ScopeIndex {
-	private readonly index = new MiniSearch<StoredMessage>({
-		fields: ['text', 'authorName'],
+	// Each message is also indexed with the words of its neighbours: in a chat, the answer to a
+	// question often sits one line away from the words that name its topic.
+	private readonly index = new MiniSearch<IndexedMessage>({
+		fields: ['text', 'around', 'authorName'],
 		storeFields: [],
 		processTerm,
-		searchOptions: { boost: { text: 1, authorName: 0.3 }, combineWith: 'OR', prefix: false }
+		searchOptions: { boost: { text: 1, around: AROUND_BOOST, authorName: 0.3 }, combineWith: 'OR', prefix: false }
 	});
 
 	private readonly messages = new Map<string, StoredMessage>();
@@ -46,8 +57,20 @@ export class ScopeIndex {
 			this.messages.set(message.id, message);
 			this.position.set(message.id, this.order.length);
 			this.order.push(message.id);
-			this.index.add(message);
+			const at = this.order.length - 1;
+			this.index.add(this.indexed(at));
+			// The messages just before gain this one as a neighbour.
+			for (let before = Math.max(0, at - AROUND_WINDOW); before < at; before++) this.index.replace(this.indexed(before));
 		}
+	}
+
+	private indexed(at: number): IndexedMessage {
+		const message = this.messages.get(this.order[at]!)!;
+		const around: string[] = [];
+		for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(this.order.length - 1, at + AROUND_WINDOW); other++) {
+			if (other !== at) around.push(this.messages.get(this.order[other]!)!.text);
+		}
+		return { ...message, around: around.join(' ') };
 	}
 
 	public remove(ids: Iterable<string>): void {

@@ -8,6 +8,8 @@ export const MAX_MESSAGE_CHARS = 4000;
 
 const Timestamp = z.number().finite().nonnegative();
 const Text = z.string().max(1_000_000);
+/** Message ids only end keys, so a ":" in one is harmless. */
+const MessageId = z.string().min(1).max(128).regex(/^[\w.:-]+$/, 'only letters, digits, "_", ".", ":" and "-"');
 
 /** Zod schema of a {@link MemoryTurn}; unknown roles are allowed here and dropped by capture. */
 export const MemoryTurnSchema = z.object({
@@ -24,7 +26,7 @@ export const MemoryTurnSchema = z.object({
 				authorId: IdSchema.optional(),
 				authorName: z.string().max(200).optional(),
 				text: Text,
-				messageId: IdSchema.optional(),
+				messageId: MessageId.optional(),
 				timestamp: Timestamp.optional()
 			})
 		)
@@ -36,7 +38,7 @@ export const MemoryTurnSchema = z.object({
 				personaId: IdSchema.nullish(),
 				personaLineageId: IdSchema.nullish(),
 				personaName: z.string().max(200).optional(),
-				messageId: IdSchema.optional()
+				messageId: MessageId.optional()
 			})
 		)
 		.max(100),

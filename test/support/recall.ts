@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MiniSearch from 'minisearch';
+import { type MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
+
+/** The long-conversation fixture: sessions of turns, and questions naming the turns that answer them. */
+export interface ConversationFixture {
+	speakers: { id: string; name: string; role: 'user' | 'persona' }[];
+	sessions: { id: number; start: string; turns: { id: string; speaker: string; text: string }[] }[];
+	questions: { id: string; question: string; answerTurnIds: string[]; kind: string }[];
+}
+
+export interface FixtureMessage {
+	id: string;
+	speaker: { id: string; name: string; role: 'user' | 'persona' };
+	text: string;
+	ts: number;
+}
+
+export const SERVER_ID = '900000000000000001';
+export const CHANNEL_ID = '900000000000000002';
+export const PERSONA_ID = 'persona-sol';
+const TURN_SPACING_MS = 90_000;
+
+export function loadFixture(): ConversationFixture {
+	return JSON.parse(readFileSync(join(__dirname, '../fixtures/long-conversation.json'), 'utf8')) as ConversationFixture;
+}
+
+/** Every message of the fixture with its speaker and time, in order. */
+export function fixtureMessages(fixture: ConversationFixture): FixtureMessage[] {
+	const speakers = new Map(fixture.speakers.map((speaker) => [speaker.id, speaker]));
+	return fixture.sessions.flatMap((session) =>
+		session.turns.map((turn, index) => ({ id: turn.id, speaker: speakers.get(turn.speaker)!, text: turn.text, ts: Date.parse(session.start) + index * TURN_SPACING_MS }))
+	);
+}
+
+/** Replays the fixture as a bot would see it: one recorded turn per persona reply, with the ten messages before it as history. */
+export function fixtureTurns(messages: readonly FixtureMessage[]): MemoryTurn[] {
+	const turns: MemoryTurn[] = [];
+	messages.forEach((message, index) => {
+		if (message.speaker.role !== 'persona') return;
+		const history = messages.slice(Math.max(0, index - 10), index);
+		const trigger = [...history].reverse().find((entry) => entry.speaker.role === 'user');
+		if (!trigger) return;
+		turns.push({
+			userId: trigger.speaker.id,
+			userName: trigger.speaker.name,
+			serverId: SERVER_ID,
+			channelId: CHANNEL_ID,
+			timestamp: message.ts,
+			history: history.map((entry) => ({
+				role: entry.speaker.role,
+				authorId: entry.speaker.id,
+				authorName: entry.speaker.name,
+				text: entry.text,
+				messageId: entry.id,
+				timestamp: entry.ts
+			})),
+			responses: [{ text: message.text, personaId: PERSONA_ID, personaName: message.speaker.name, messageId: message.id }]
+		});
+	});
+	return turns;
+}
+
+export interface RecallResult {
+	answerTurns: number;
+	found: number;
+	recall: number;
+	/** Tokens a full history of the conversation would take. */
+	fullHistoryTokens: number;
+	maxContextTokens: number;
+}
+
+/** Asks every question after the last session and counts answer turns whose ids reach the context. */
+export async function measureRecall(engine: MemoryEngine, fixture: ConversationFixture, tokenBudget: number, asker = fixture.speakers[0]!.id): Promise<RecallResult> {
+	let answerTurns = 0;
+	let found = 0;
+	let maxContextTokens = 0;
+	for (const question of fixture.questions) {
+		const context = await engine.buildContext({ userId: asker, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: question.question, tokenBudget });
+		const sources = new Set(context.blocks.flatMap((block) => block.sourceIds));
+		maxContextTokens = Math.max(maxContextTokens, context.tokens);
+		answerTurns += question.answerTurnIds.length;
+		found += question.answerTurnIds.filter((id) => sources.has(id)).length;
+	}
+	const fullHistoryTokens = tokenCount(fixtureMessages(fixture).map((message) => `${message.speaker.name}: ${message.text}`).join('\n'));
+	return { answerTurns, found, recall: found / answerTurns, fullHistoryTokens, maxContextTokens };
+}
+
+/** The first version such a plugin would ship: keyword overlap, top 3, 150-character snippets. */
+export function keywordTop3Recall(fixture: ConversationFixture): number {
+	const messages = fixtureMessages(fixture);
+	const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+	let total = 0;
+	let found = 0;
+	for (const question of fixture.questions) {
+		const query = words(question.question);
+		const top = messages
+			.map((message) => ({ message, overlap: [...words(message.text.slice(0, 150))].filter((word) => query.has(word)).length }))
+			.sort((a, b) => b.overlap - a.overlap)
+			.slice(0, 3)
+			.map(({ message }) => message.id);
+		total += question.answerTurnIds.length;
+		found += question.answerTurnIds.filter((id) => top.includes(id)).length;
+	}
+	return found / total;
+}
+
+/** A plain BM25 over all turns (no stemming, no stop words), best hits packed whole into `tokenBudget`. */
+export function plainBm25Recall(fixture: ConversationFixture, tokenBudget: number): number {
+	const messages = fixtureMessages(fixture);
+	const index = new MiniSearch<FixtureMessage>({ fields: ['text'], idField: 'id' });
+	index.addAll(messages);
+	const byId = new Map(messages.map((message) => [message.id, message]));
+	let total = 0;
+	let found = 0;
+	for (const question of fixture.questions) {
+		let used = 0;
+		const chosen = new Set<string>();
+		for (const hit of index.search(question.question)) {
+			const message = byId.get(hit.id as string)!;
+			const cost = tokenCount(`${message.speaker.name}: ${message.text}`) + 1;
+			if (used + cost > tokenBudget) continue;
+			used += cost;
+			chosen.add(message.id);
+		}
+		total += question.answerTurnIds.length;
+		found += question.answerTurnIds.filter((id) => chosen.has(id)).length;
+	}
+	return found / total;
+}
