@@ -46,7 +46,7 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 		if (text.length === 0) continue;
 		const ts = entry.timestamp ?? at;
 		history.push({
-			id: entry.messageId ?? contentId([entry.role, entry.authorId, text, ts]),
+			id: entry.messageId ?? contentId([entry.role, entry.authorId, text, entry.timestamp]),
 			role: entry.role as StoredMessage['role'],
 			authorId: entry.authorId,
 			authorName: entry.authorName ?? (entry.authorId === turn.userId ? turn.userName : undefined),
@@ -56,10 +56,11 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 	}
 	if (history.length === 0) return skip('empty-history');
 
-	const responseTime = Math.max(at, ...history.map((message) => message.ts));
+	// Responses follow the history they answer, a millisecond apart, so every reader orders them alike.
+	const responseTime = Math.max(at, ...history.map((message) => message.ts)) + 1;
 	const groups = new Map<string | null, { lineageId: string | null; messages: StoredMessage[] }>();
-	for (const response of turn.responses) {
-		const message = responseMessage(response, responseTime);
+	for (const [index, response] of turn.responses.entries()) {
+		const message = responseMessage(response, responseTime + index, turn.timestamp);
 		if (!message) continue;
 		const personaId = response.personaId ?? null;
 		const group = groups.get(personaId) ?? { lineageId: response.personaLineageId ?? null, messages: [] };
@@ -75,12 +76,12 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 	return { written: true, keys };
 }
 
-function responseMessage(response: TurnResponse, ts: number): StoredMessage | null {
+function responseMessage(response: TurnResponse, ts: number, turnTime: number | undefined): StoredMessage | null {
 	const text = clip(cleanText(response.text));
 	if (text.length === 0) return null;
 	const personaId = response.personaId ?? undefined;
 	return {
-		id: response.messageId ?? contentId(['persona', personaId, text, ts]),
+		id: response.messageId ?? contentId(['persona', personaId, text, turnTime]),
 		role: 'persona',
 		authorId: personaId,
 		authorName: response.personaName,

@@ -24,6 +24,10 @@ export function sqlitePath(url: string): string {
 	return url.replace(/^sqlite:\/\//, '');
 }
 
+// @keyv/postgres shares one pool per URL across the process and ends it on any disconnect,
+// so the pool is only ended when the last store on that URL closes.
+const postgresUsers = new Map<string, number>();
+
 async function adapterFor(url: string): Promise<unknown> {
 	const scheme = url.slice(0, url.indexOf(':'));
 	switch (scheme) {
@@ -53,7 +57,8 @@ async function adapterFor(url: string): Promise<unknown> {
 		case 'postgres':
 		case 'postgresql': {
 			const { default: KeyvPostgres } = await import('@keyv/postgres');
-			return new KeyvPostgres({ uri: url, table: 'memory', connectionTimeoutMillis: 2000 } as never);
+			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
+			return new KeyvPostgres({ uri: url, table: 'memory', keySize: 1024, connectionTimeoutMillis: 2000 } as never);
 		}
 		default:
 			throw new MemoryError('INVALID_CONFIG', `Unsupported MEMORY_STORE_URL scheme "${scheme}": use sqlite://, redis:// or postgres://.`);
@@ -68,6 +73,8 @@ export class MemoryStore {
 	public readonly keyv: Keyv;
 	public readonly lock = new KeyedLock();
 	private readonly owned: boolean;
+
+	private postgresUrl: string | null = null;
 
 	private constructor(keyv: Keyv, owned: boolean) {
 		this.keyv = keyv;
@@ -88,6 +95,7 @@ export class MemoryStore {
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
 		}
 		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true);
+		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {
 			await store.keyv.get('__ping__');
@@ -156,6 +164,12 @@ export class MemoryStore {
 
 	public async close(): Promise<void> {
 		if (!this.owned) return;
+		if (this.postgresUrl) {
+			const users = (postgresUsers.get(this.postgresUrl) ?? 1) - 1;
+			postgresUsers.set(this.postgresUrl, users);
+			if (users > 0) return;
+			postgresUsers.delete(this.postgresUrl);
+		}
 		await this.keyv.disconnect();
 	}
 }

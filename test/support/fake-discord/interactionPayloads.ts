@@ -26,14 +26,13 @@ export interface BuiltInteraction {
 }
 
 /**
- * An INTERACTION_CREATE payload with every field discord.js reads before a command runs
+ * An INTERACTION_CREATE payload, without its `data`, with every field discord.js reads before a command runs
  * (`entitlements`, `authorizing_integration_owners`, `app_permissions`, the partial channel, …).
  */
 export function buildInteraction(
 	state: FakeState,
 	snowflakes: SnowflakeGenerator,
 	type: InteractionType,
-	data: ApiObject | undefined,
 	actor: InteractionActor,
 	extra: ApiObject = {}
 ): BuiltInteraction {
@@ -61,7 +60,6 @@ export function buildInteraction(
 		type,
 		token,
 		version: 1,
-		...(data ? { data } : {}),
 		channel_id: channelId,
 		channel: guildId ? { ...channel, permissions: where.app_permissions } : channel,
 		locale,

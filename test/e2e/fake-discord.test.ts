@@ -1,0 +1,107 @@
+import { once } from 'node:events';
+import { constants, inflateSync } from 'node:zlib';
+import { ApplicationCommandRegistries, Command, container, Listener, LogLevel, RegisterBehavior, SapphireClient } from '@sapphire/framework';
+import { Events, GatewayIntentBits, GatewayOpcodes, InteractionResponseType, MessageFlags, type Message } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { FakeDiscord } from '../support/fake-discord';
+
+const ALICE = { id: '200000000000000001', username: 'alice' };
+const GUILD_ID = '300000000000000001';
+const CHANNEL_ID = '300000000000000002';
+
+class PingCommand extends Command {
+	public override registerApplicationCommands(registry: Command.Registry) {
+		registry.registerChatInputCommand((builder) => builder.setName('ping').setDescription('Replies with pong'));
+	}
+
+	public override async chatInputRun(interaction: Command.ChatInputCommandInteraction) {
+		await interaction.reply({ content: 'Pong!', flags: MessageFlags.Ephemeral });
+	}
+}
+
+const receivedMessages: Message[] = [];
+
+class MessageSpy extends Listener<typeof Events.MessageCreate> {
+	public constructor(context: Listener.LoaderContext, options: Listener.Options) {
+		super(context, { ...options, event: Events.MessageCreate });
+	}
+
+	public run(message: Message) {
+		receivedMessages.push(message);
+	}
+}
+
+describe('FakeDiscord with a real SapphireClient', () => {
+	let fake: FakeDiscord;
+	let client: SapphireClient;
+
+	beforeAll(async () => {
+		ApplicationCommandRegistries.setDefaultBehaviorWhenNotIdentical(RegisterBehavior.BulkOverwrite);
+		fake = await FakeDiscord.start({
+			users: [ALICE],
+			guilds: [{ id: GUILD_ID, channels: [{ id: CHANNEL_ID, name: 'general' }], members: [{ userId: ALICE.id }] }]
+		});
+		client = new SapphireClient({
+			intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
+			rest: { api: fake.restUrl },
+			baseUserDirectory: null,
+			logger: { level: LogLevel.Warn }
+		});
+		await container.stores.loadPiece({ name: 'ping', piece: PingCommand, store: 'commands' });
+		await container.stores.loadPiece({ name: 'message-spy', piece: MessageSpy, store: 'listeners' });
+		const ready = once(client, Events.ClientReady);
+		await client.login('fake-token');
+		await ready;
+		await fake.waitForCommand('ping');
+	});
+
+	afterAll(async () => {
+		await client?.destroy();
+		await fake?.close();
+	});
+
+	it('GIVEN /ping THEN the bot answers with an ephemeral "Pong!" reply', async () => {
+		const { id } = fake.slashCommand({ name: 'ping', user: ALICE.id, channelId: CHANNEL_ID });
+
+		const response = await fake.waitForInteractionResponse(id);
+
+		expect(response.body).toEqual({
+			type: InteractionResponseType.ChannelMessageWithSource,
+			data: expect.objectContaining({ content: 'Pong!', flags: MessageFlags.Ephemeral })
+		});
+		expect(fake.originalMessage(id)).toMatchObject({ content: 'Pong!', flags: MessageFlags.Ephemeral });
+	});
+
+	it('GIVEN a member writes in a channel THEN a messageCreate listener receives it AND the channel history holds it', async () => {
+		const sent = fake.sendMessage({ channelId: CHANNEL_ID, author: ALICE.id, content: 'hello there' });
+
+		await expect.poll(() => receivedMessages.map((message) => message.id)).toContain(sent.id);
+		const received = receivedMessages.find((message) => message.id === sent.id)!;
+		expect(received.content).toBe('hello there');
+		expect(received.author.id).toBe(ALICE.id);
+		expect(received.guildId).toBe(GUILD_ID);
+
+		const channel = await client.channels.fetch(CHANNEL_ID);
+		const history = channel?.isTextBased() ? await channel.messages.fetch({ limit: 10, cache: false }) : undefined;
+		expect(history?.map((message) => message.content)).toEqual(['hello there']);
+	});
+
+	it('GIVEN everything above THEN the bot asked for nothing the fake does not know', () => {
+		expect(fake.unhandledRequests()).toEqual([]);
+	});
+
+	it('GIVEN a client asking for compress=zlib-stream THEN gateway frames are one sync-flushed zlib stream', async () => {
+		const socket = new WebSocket(`${fake.gatewayUrl}?v=10&encoding=json&compress=zlib-stream`);
+		const frames: Buffer[] = [];
+		socket.on('message', (data) => frames.push(data as Buffer));
+		await once(socket, 'open');
+		await expect.poll(() => frames.length).toBe(1);
+		socket.send(JSON.stringify({ op: GatewayOpcodes.Heartbeat, d: null }));
+		await expect.poll(() => frames.length).toBe(2);
+		socket.close();
+
+		const text = inflateSync(Buffer.concat(frames), { finishFlush: constants.Z_SYNC_FLUSH }).toString();
+		expect(text).toBe(`{"op":${GatewayOpcodes.Hello},"d":{"heartbeat_interval":41250}}{"op":${GatewayOpcodes.HeartbeatAck}}`);
+	});
+});
