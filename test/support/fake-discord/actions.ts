@@ -65,7 +65,7 @@ export function sendUserMessage(context: FakeContext, input: UserMessageInput): 
 	const guildId = channel.guild_id ? String(channel.guild_id) : null;
 	if (input.guildId && input.guildId !== guildId) throw new Error(`fake Discord: channel ${channel.id} is not in guild ${input.guildId}`);
 	if (guildId) state.ensureMember(guildId, String(author.id));
-	const { user: _user, ...member } = (guildId ? state.apiMember(guildId, String(author.id)) : undefined) ?? {};
+	const member = guildId ? state.memberWithoutUser(guildId, String(author.id)) : undefined;
 	const referenced = input.referenceId ? context.messages.find(input.referenceId) : undefined;
 	if (input.referenceId && !referenced) throw new Error(`fake Discord: unknown message ${input.referenceId} to reply to`);
 	const message = buildMessage(
@@ -74,7 +74,7 @@ export function sendUserMessage(context: FakeContext, input: UserMessageInput): 
 			channelId: String(channel.id),
 			guildId,
 			author,
-			...(guildId ? { member } : {}),
+			...(member ? { member } : {}),
 			content: input.content,
 			referenced
 		},

@@ -79,9 +79,9 @@ export function resolveOptions(leaves: readonly ApiObject[], state: FakeState, g
 		if (type === ApplicationCommandOptionType.User || type === ApplicationCommandOptionType.Mentionable) {
 			const user = state.findUser(id);
 			if (user) users[id] = user;
-			const { user: _user, ...member } = (guildId ? state.apiMember(guildId, id) : undefined) ?? {};
-			// Resolved members come without their user and with their permissions in the interaction's channel.
-			if (_user) members[id] = { ...member, permissions: String(state.permissionsIn(channelId, id)) };
+			const member = guildId ? state.memberWithoutUser(guildId, id) : undefined;
+			// Resolved members come with their permissions in the interaction's channel.
+			if (member) members[id] = { ...member, permissions: String(state.permissionsIn(channelId, id)) };
 		}
 		if (type === ApplicationCommandOptionType.Role || type === ApplicationCommandOptionType.Mentionable) {
 			const role = guildRoles.find((candidate) => candidate.id === id);

@@ -33,14 +33,14 @@ export function createBotMessage(context: FakeContext, init: BotMessageInit, bod
 	const { state } = context;
 	const channel = state.findChannel(init.channelId);
 	const guildId = channel?.guild_id ? String(channel.guild_id) : null;
-	const { user: _user, ...member } = (guildId ? state.apiMember(guildId, String(state.botUser.id)) : undefined) ?? {};
+	const member = guildId ? state.memberWithoutUser(guildId, String(state.botUser.id)) : undefined;
 	const message = buildMessage(
 		{
 			...init,
 			id: context.snowflakes.next(),
 			author: state.botUser,
 			guildId,
-			...(guildId ? { member } : {}),
+			...(member ? { member } : {}),
 			attachments: context.attachments.resolve(body.attachments, files)
 		},
 		(id) => state.findUser(id)

@@ -105,3 +105,34 @@ export function apiMember(user: ApiObject, roles: readonly string[], nick: strin
 		communication_disabled_until: null
 	};
 }
+
+/** Guild fields discord.js reads that no fake test needs to vary. */
+export const GUILD_DEFAULTS: ApiObject = {
+	icon: null,
+	splash: null,
+	discovery_splash: null,
+	banner: null,
+	description: null,
+	afk_channel_id: null,
+	afk_timeout: 300,
+	verification_level: 0,
+	default_message_notifications: 0,
+	explicit_content_filter: 0,
+	mfa_level: 0,
+	nsfw_level: 0,
+	premium_tier: 0,
+	premium_subscription_count: 0,
+	premium_progress_bar_enabled: false,
+	preferred_locale: 'en-US',
+	features: [],
+	emojis: [],
+	stickers: [],
+	application_id: null,
+	system_channel_id: null,
+	system_channel_flags: 0,
+	rules_channel_id: null,
+	public_updates_channel_id: null,
+	safety_alerts_channel_id: null,
+	vanity_url_code: null,
+	max_video_channel_users: 25
+};

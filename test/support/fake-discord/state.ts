@@ -1,5 +1,5 @@
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
-import { DEFAULT_EVERYONE_PERMISSIONS, apiDmChannel, apiGuildChannel, apiMember, apiRole, apiUser, isThreadType } from './entities';
+import { DEFAULT_EVERYONE_PERMISSIONS, GUILD_DEFAULTS, apiDmChannel, apiGuildChannel, apiMember, apiRole, apiUser, isThreadType } from './entities';
 import { computePermissions } from './permissions';
 import type { SnowflakeGenerator } from './snowflakes';
 import type { ApiObject, FakeChannelInit, FakeDiscordOptions, FakeGuildInit, FakeMemberInit, FakeUserInit, UserRef } from './types';
@@ -97,13 +97,21 @@ export class FakeState {
 		return apiMember(this.user(userId), member.roles, member.nick, member.joinedAt);
 	}
 
+	/** A member object as messages and resolved options embed it: without its user. */
+	public memberWithoutUser(guildId: string, userId: string): ApiObject | undefined {
+		const { user: _user, ...member } = this.apiMember(guildId, userId) ?? {};
+		return _user ? member : undefined;
+	}
+
 	/** A member's permissions in a guild channel (a thread uses its parent's overwrites). */
 	public permissionsIn(channelId: string, userId: string): bigint {
 		const channel = this.#channels.get(channelId);
-		const guild = this.#guild(String(channel?.guild_id));
-		const member = this.ensureMember(guild.id, userId);
+		if (!channel?.guild_id) throw new Error(`fake Discord: ${channelId} is not a guild channel the fake knows`);
+		const guild = this.#guild(String(channel.guild_id));
+		// A user who is not (yet) a member counts as one with no roles.
+		const member = guild.members.get(userId) ?? { roles: [], permissions: undefined };
 		if (member.permissions !== undefined) return member.permissions;
-		const source = isThreadType(channel?.type) ? this.#channels.get(String(channel?.parent_id)) : channel;
+		const source = isThreadType(channel.type) ? this.#channels.get(String(channel.parent_id)) : channel;
 		const roleIds = [guild.id, ...member.roles];
 		const rolePermissions = guild.roles.filter((role) => roleIds.includes(String(role.id))).map((role) => BigInt(String(role.permissions)));
 		const overwrites = (source?.permission_overwrites as ApiObject[] | undefined) ?? [];
@@ -201,34 +209,3 @@ export class FakeState {
 		return member;
 	}
 }
-
-/** Guild fields discord.js reads that no fake test needs to vary. */
-const GUILD_DEFAULTS: ApiObject = {
-	icon: null,
-	splash: null,
-	discovery_splash: null,
-	banner: null,
-	description: null,
-	afk_channel_id: null,
-	afk_timeout: 300,
-	verification_level: 0,
-	default_message_notifications: 0,
-	explicit_content_filter: 0,
-	mfa_level: 0,
-	nsfw_level: 0,
-	premium_tier: 0,
-	premium_subscription_count: 0,
-	premium_progress_bar_enabled: false,
-	preferred_locale: 'en-US',
-	features: [],
-	emojis: [],
-	stickers: [],
-	application_id: null,
-	system_channel_id: null,
-	system_channel_flags: 0,
-	rules_channel_id: null,
-	public_updates_channel_id: null,
-	safety_alerts_channel_id: null,
-	vanity_url_code: null,
-	max_video_channel_users: 25
-};

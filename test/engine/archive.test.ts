@@ -1,0 +1,114 @@
+import Keyv from 'keyv';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryEngine } from '../../src';
+import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive';
+import { backends, openEngine, TestClock } from '../support/backends';
+import { ask, MAYA, said, turn } from '../support/turns';
+
+const DAY = 86_400_000;
+
+/** A Map that counts what the engine reads and writes through Keyv. */
+class CountingMap extends Map<string, unknown> {
+	public reads = 0;
+	public writes = 0;
+	public bytesWritten = 0;
+	public override get(key: string) {
+		this.reads++;
+		return super.get(key);
+	}
+	public override set(key: string, value: unknown) {
+		this.writes++;
+		this.bytesWritten += JSON.stringify(value ?? null).length;
+		return super.set(key, value);
+	}
+	public reset() {
+		this.reads = this.writes = this.bytesWritten = 0;
+	}
+}
+
+describe('GIVEN an archive growing from 10 to 5,000 messages', () => {
+	it('THEN a turn writes the same amount whatever the archive holds', async () => {
+		const map = new CountingMap();
+		const clock = new TestClock();
+		const engine = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, now: clock.now });
+		const costAt = async (size: number) => {
+			while ((await archived()) < size) {
+				clock.advance(1000);
+				await engine.recordTurn(turn({ text: `filler message at ${clock.current}`, reply: 'ok', timestamp: clock.current }));
+			}
+			map.reset();
+			const samples = 20;
+			for (let index = 0; index < samples; index++) {
+				clock.advance(1000);
+				await engine.recordTurn(turn({ text: `measured message ${index} with some ordinary words`, reply: 'sure thing', timestamp: clock.current }));
+			}
+			return { reads: map.reads / samples, writes: map.writes / samples, bytes: map.bytesWritten / samples };
+		};
+		const archived = async () => [...map.keys()].filter((key) => key.includes(':seen:')).length;
+		const small = await costAt(10);
+		const large = await costAt(5000);
+		console.log(`[archive] per turn at 10 messages: ${JSON.stringify(small)}; at 5,000: ${JSON.stringify(large)}`);
+		expect(small.writes).toBeGreaterThan(0);
+		expect(small.bytes).toBeGreaterThan(0);
+		expect(large.writes).toBeLessThanOrEqual(small.writes + 1);
+		expect(large.reads).toBeLessThanOrEqual(small.reads + 1);
+		// A write rewrites one chunk at most: bounded by the chunk size, not by the archive.
+		expect(large.bytes).toBeLessThan(small.bytes + ARCHIVE_CHUNK_SIZE * 400);
+		await engine.close();
+	}, 120_000);
+});
+
+describe.each(backends)('archive on $name', (backend) => {
+	const clock = new TestClock();
+	let engine: MemoryEngine;
+	let dispose: () => Promise<void>;
+
+	afterEach(() => dispose?.());
+
+	describe('GIVEN the default retention', () => {
+		beforeEach(async ({ skip }) => {
+			if (backend.skipReason) skip(backend.skipReason);
+			clock.current = Date.UTC(2026, 2, 2, 18, 0, 0);
+			({ engine, dispose } = await openEngine(backend, { now: clock.now }));
+		});
+
+		it('THEN messages older than MEMORY_ARCHIVE_RETENTION_DAYS are never returned', async () => {
+			await engine.recordTurn(turn({ text: 'the marmalade recipe uses seville oranges', timestamp: clock.current }));
+			for (let day = 1; day <= 31; day++) {
+				clock.current += DAY;
+				await engine.recordTurn(turn({ text: `day ${day} chat`, timestamp: clock.current }));
+			}
+			clock.current -= 2 * DAY;
+			const early = await engine.buildContext(ask({ query: 'marmalade recipe oranges' }));
+			expect(early.text).toContain('seville oranges');
+			clock.current += 2 * DAY;
+			const late = await engine.buildContext(ask({ query: 'marmalade recipe oranges' }));
+			expect(late.text).not.toContain('seville oranges');
+		});
+
+		it('THEN recording overlapping histories archives each message once', async () => {
+			const first = said(MAYA, 'kiwi first', clock.current, '1000');
+			const second = said(MAYA, 'kiwi second', clock.current + 1000, '1001');
+			await engine.recordTurn(turn({ history: [first], timestamp: clock.current }));
+			await engine.recordTurn(turn({ history: [first, second], timestamp: clock.current + 2000 }));
+			for (let index = 0; index < 12; index++) await engine.recordTurn(turn({ text: `later ${index}`, timestamp: clock.current + 5000 + index }));
+			const context = await engine.buildContext(ask({ query: 'kiwi' }));
+			expect(context.text.match(/kiwi first/g)).toHaveLength(1);
+			expect(context.text.match(/kiwi second/g)).toHaveLength(1);
+		});
+	});
+
+	describe('GIVEN MEMORY_ARCHIVE_RETENTION_DAYS=0', () => {
+		beforeEach(async ({ skip }) => {
+			if (backend.skipReason) skip(backend.skipReason);
+			({ engine, dispose } = await openEngine(backend, { now: clock.now, config: { archiveRetentionDays: 0 } }));
+		});
+
+		it('THEN there is no relevant tier, only the recent window', async () => {
+			await engine.recordTurn(turn({ text: 'archived nowhere pineapple', timestamp: clock.current }));
+			for (let index = 0; index < 12; index++) await engine.recordTurn(turn({ text: `later ${index}`, timestamp: clock.current + index + 1 }));
+			const context = await engine.buildContext(ask({ query: 'pineapple' }));
+			expect(context.blocks.map((block) => block.tier)).toEqual(['recent']);
+		});
+	});
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+	entry: { index: 'src/index.ts', register: 'src/register.ts' },
+	format: ['cjs', 'esm'],
+	dts: true,
+	clean: true,
+	sourcemap: true,
+	target: 'node20',
+	outDir: 'dist',
+	// The host's own discord.js and Sapphire must be the ones the pieces register with.
+	external: [/^discord\.js$/, /^@sapphire\//, /^@keyv\//, 'keyv', 'zod']
+});
