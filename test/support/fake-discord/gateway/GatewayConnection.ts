@@ -35,11 +35,13 @@ export class GatewayConnection {
 
 	/** Sends a payload; payloads leave in the order they were given, whatever their encoding costs. */
 	public send(payload: ApiObject): Promise<void> {
-		this.#queue = this.#queue.then(async () => {
+		const sent = this.#queue.then(async () => {
 			const frame = await this.#encoder.encode(payload);
 			if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(frame);
 		});
-		return this.#queue;
+		// One payload that cannot be encoded fails its own send, not every later one.
+		this.#queue = sent.catch(() => undefined);
+		return sent;
 	}
 
 	/** Ends the connection at once, as a server going away does. */
