@@ -6,3 +6,35 @@ export { MemoryTurnSchema, ContextRequestSchema, MAX_MESSAGE_CHARS } from './eng
 export { BudgetPolicy } from './engine/budget';
 export { Keys } from './engine/keys';
 export { tokenCount } from './engine/tokens';
+export type { SummaryTarget } from './engine/summary';
+export { ShortTermMemoryToolSchema, cleanSummary } from './engine/summary';
+export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase } from './discord/events';
+export type { MemoryPluginOptions } from './discord/options';
+export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './discord/turn';
+export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './discord/context';
+export { shortTermMemoryTool, handleShortTermMemoryTool, SHORT_TERM_MEMORY_TOOL_NAME } from './discord/tool';
+
+import type { MemoryEngine } from './engine/MemoryEngine';
+import type { MemoryErrorContext, MemoryEvents } from './discord/events';
+import type { MemoryPluginOptions } from './discord/options';
+import type { MemoryTurn, RecordTurnResult } from './engine/types';
+
+declare module 'discord.js' {
+	interface ClientOptions {
+		/** sapphire-plugin-memory's options; they override the environment. */
+		memory?: MemoryPluginOptions;
+	}
+
+	interface ClientEvents {
+		[MemoryEvents.TurnCompleted]: [turn: MemoryTurn];
+		[MemoryEvents.TurnRecorded]: [turn: MemoryTurn, result: RecordTurnResult];
+		[MemoryEvents.Error]: [error: unknown, context: MemoryErrorContext];
+	}
+}
+
+declare module '@sapphire/pieces' {
+	interface Container {
+		/** The memory engine, opened before login. */
+		memory: MemoryEngine;
+	}
+}

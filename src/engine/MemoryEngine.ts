@@ -6,7 +6,9 @@ import { buildContext } from './context';
 import { ScopeDirectory } from './directory';
 import { MemoryError } from './errors';
 import { assertId, SettingsRepository } from './settings';
+import { wipeChannel } from './moderation';
 import { MemoryStore } from './store';
+import { type SummaryTarget, SummaryWriter } from './summary';
 import type { ContextRequest, MemoryContext, MemoryTurn, RecordTurnResult, ServerSettings, SkipReason, UserSettings } from './types';
 import { ContextRequestSchema, MemoryTurnSchema, parseInput } from './validation';
 
@@ -52,6 +54,7 @@ export class MemoryEngine {
 	private readonly archive: Archive;
 	private readonly settings: SettingsRepository;
 	private readonly directory: ScopeDirectory;
+	private readonly summaries: SummaryWriter;
 	private readonly now: () => number;
 	private readonly counters: MemoryCounters = {
 		turnsRecorded: 0,
@@ -69,6 +72,7 @@ export class MemoryEngine {
 		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000);
 		this.settings = new SettingsRepository(store);
 		this.directory = new ScopeDirectory(store, getConfig);
+		this.summaries = new SummaryWriter(store, this.settings, this.directory, getConfig);
 	}
 
 	/**
@@ -130,6 +134,23 @@ export class MemoryEngine {
 		this.assertOpen();
 		assertId('serverId', serverId);
 		return { ...(await this.settings.server(serverId)) };
+	}
+
+	/**
+	 * Stores the summary the persona's LLM wrote with `update_short_term_memory`, in the user scope
+	 * and, outside DMs, the server scope. Rejects with `INVALID_INPUT` (a message the LLM can read).
+	 */
+	public async updateShortTermMemory(target: SummaryTarget, summary: unknown): Promise<{ summary: string; keys: string[] }> {
+		this.assertOpen();
+		return this.summaries.write(target, summary, this.now());
+	}
+
+	/** A moderator's wipe of everything remembered in one guild channel. */
+	public async wipeChannel(serverId: string, channelId: string): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
+		this.assertOpen();
+		assertId('serverId', serverId);
+		assertId('channelId', channelId);
+		return wipeChannel(this.store, this.directory, serverId, channelId, this.now());
 	}
 
 	/** A snapshot of the counters. */

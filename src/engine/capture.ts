@@ -132,6 +132,6 @@ async function writeScopes(
 		return entries;
 	});
 
-	await Promise.all(written.map(({ key, entry }) => deps.directory.track(key, entry, now)));
+	await deps.directory.track(written, now);
 	return keys;
 }

@@ -125,8 +125,8 @@ async function otherChannels(
 	const sameLineage = (listing: ScopeListing) => (listing.lineageId ?? listing.personaId ?? null) === lineage;
 	const elsewhere = (listing: ScopeListing) => listing.channelId !== request.channelId;
 	const candidates: ScopeListing[] = [];
-	if (request.serverId !== null) candidates.push(...serverListings.filter((listing) => listing.serverId === here));
-	for (const listing of userListings) {
+	if (request.serverId !== null) candidates.push(...serverListings.filter((listing) => listing.serverId === here && listing.key.startsWith('shortterm:server:')));
+	for (const listing of userListings.filter((candidate) => candidate.key.startsWith('shortterm:user:'))) {
 		// The user's own DM entries follow them between DM channels; other servers need their opt-in.
 		if (listing.serverId === here) {
 			if (request.serverId === null) candidates.push(listing);

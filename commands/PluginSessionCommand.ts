@@ -1,0 +1,107 @@
+import { Command } from '@sapphire/framework';
+import { ChannelType, type AutocompleteInteraction, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
+import { MemoryEvents } from '../src/discord/events';
+import { runClear } from './session/clear';
+import { runExport } from './session/export';
+import { runHelp } from './session/help';
+import { runPrivacy } from './session/privacy';
+import { completeTopics, runForget, runProfile } from './session/profile';
+import { answer } from './session/reply';
+import { runStatus } from './session/status';
+import { runWipeChannel } from './session/wipe';
+
+/** `/session`: members see and manage their own memory; every answer is ephemeral. */
+export class PluginCommand extends Command {
+	public constructor(context: Command.LoaderContext, options: Command.Options) {
+		super(context, { ...options, name: 'session', description: 'See and manage what this bot remembers about you' });
+	}
+
+	public override registerApplicationCommands(registry: Command.Registry): void {
+		const guildIds = this.container.client.options.memory?.commandGuildIds ?? [];
+		registry.registerChatInputCommand(
+			(builder) =>
+				builder
+					.setName('session')
+					.setDescription('See and manage what this bot remembers about you')
+					.addSubcommand((sub) => sub.setName('status').setDescription('What is remembered about you, and for how long'))
+					.addSubcommand((sub) =>
+						sub
+							.setName('clear')
+							.setDescription('Forget your recent conversations, or everything about you')
+							.addStringOption((option) =>
+								option.setName('scope').setDescription('What to forget').addChoices({ name: 'recent conversations', value: 'short-term' }, { name: 'everything about me', value: 'all' })
+							)
+					)
+					.addSubcommand((sub) => sub.setName('profile').setDescription('Your stored profile and topic notes'))
+					.addSubcommand((sub) =>
+						sub
+							.setName('forget')
+							.setDescription('Delete one of your topic notes')
+							.addStringOption((option) => option.setName('topic').setDescription('The topic').setRequired(true).setAutocomplete(true).setMaxLength(100))
+					)
+					.addSubcommand((sub) => sub.setName('export').setDescription('Download everything stored about you as JSON'))
+					.addSubcommand((sub) =>
+						sub
+							.setName('privacy')
+							.setDescription('Choose what is remembered about you')
+							.addStringOption((option) =>
+								option
+									.setName('level')
+									.setDescription('minimal: everything; partial: no profile; full: nothing at all')
+									.addChoices({ name: 'minimal', value: 'minimal' }, { name: 'partial', value: 'partial' }, { name: 'full', value: 'full' })
+							)
+							.addBooleanOption((option) => option.setName('cross_server').setDescription('Let personas recall what you said in other servers and DMs'))
+					)
+					.addSubcommand((sub) => sub.setName('help').setDescription('How memory works here'))
+					.addSubcommand((sub) =>
+						sub
+							.setName('wipe-channel')
+							.setDescription('Moderators: forget everything remembered in a channel')
+							.addChannelOption((option) =>
+								option.setName('channel').setDescription('The channel (this one by default)').addChannelTypes(ChannelType.GuildText, ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.GuildAnnouncement)
+							)
+					),
+			guildIds.length > 0 ? { guildIds } : {}
+		);
+	}
+
+	public override async chatInputRun(interaction: ChatInputCommandInteraction): Promise<void> {
+		const memory = this.container.memory;
+		const options = this.container.client.options.memory ?? {};
+		try {
+			switch (interaction.options.getSubcommand(false)) {
+				case 'status':
+					return await runStatus(interaction, memory, null);
+				case 'clear':
+					return await runClear(interaction, memory, options.confirmationTimeoutMs ?? 60_000);
+				case 'profile':
+					return await runProfile(interaction, memory);
+				case 'forget':
+					return await runForget(interaction, memory);
+				case 'export':
+					return await runExport(interaction, memory);
+				case 'privacy':
+					return await runPrivacy(interaction, memory);
+				case 'wipe-channel':
+					return await runWipeChannel(interaction, memory, options.moderatorPermission ?? PermissionFlagsBits.ManageMessages);
+				case 'help':
+					return await runHelp(interaction);
+				default:
+					return await answer(interaction, 'Unknown subcommand. Try `/session help`.');
+			}
+		} catch (error) {
+			this.container.client.emit(MemoryEvents.Error, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
+			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
+			await answer(interaction, invalid ? (error as Error).message : 'Memory is unavailable right now; nothing was changed. Try again in a moment.').catch(() => undefined);
+		}
+	}
+
+	public override async autocompleteRun(interaction: AutocompleteInteraction): Promise<void> {
+		try {
+			await completeTopics(interaction, this.container.memory);
+		} catch (error) {
+			this.container.client.emit(MemoryEvents.Error, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId ?? undefined });
+			await interaction.respond([]).catch(() => undefined);
+		}
+	}
+}

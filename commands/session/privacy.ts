@@ -1,0 +1,32 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import { PrivacyLevel } from '../../src/engine/types';
+import { answer } from './reply';
+
+const EXPLAINED: Record<PrivacyLevel, string> = {
+	[PrivacyLevel.MINIMAL]: 'conversations are remembered, and so are a profile and topic notes about you',
+	[PrivacyLevel.PARTIAL]: 'conversations are remembered, but no profile or topic notes about you',
+	[PrivacyLevel.FULL]: 'you are invisible: nothing you say is remembered, and your messages are left out of everyone’s memory'
+};
+
+/** `/session privacy [level] [cross_server]`: shows or changes the member's privacy. */
+export async function runPrivacy(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+	const level = interaction.options.getString('level');
+	const crossServer = interaction.options.getBoolean('cross_server');
+	const parsed = level === null ? undefined : PrivacyLevel[level.toUpperCase() as keyof typeof PrivacyLevel];
+	if (level !== null && parsed === undefined) {
+		await answer(interaction, `Unknown privacy level "${level.slice(0, 40)}". Choose minimal, partial or full.`);
+		return;
+	}
+	const settings =
+		parsed === undefined && crossServer === null
+			? await memory.getUserSettings(interaction.user.id)
+			: await memory.setUserSettings(interaction.user.id, { privacyLevel: parsed, crossServerOptIn: crossServer ?? undefined });
+	const name = PrivacyLevel[settings.privacyLevel]!.toLowerCase();
+	await answer(
+		interaction,
+		`Privacy level: **${name}**: ${EXPLAINED[settings.privacyLevel]}.\nCross-server memory: **${settings.crossServerOptIn ? 'on' : 'off'}**${
+			settings.crossServerOptIn ? ' (personas may recall what you said in other servers and DMs)' : ''
+		}.`
+	);
+}

@@ -1,0 +1,45 @@
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import { answer } from './reply';
+
+/** `/session profile`: the member's stored profile and topic notes. */
+export async function runProfile(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+	const [profile, topics] = await Promise.all([memory.getProfile(interaction.user.id), memory.listTopics(interaction.user.id)]);
+	if (!profile && topics.length === 0) {
+		await answer(interaction, 'No profile or topic notes are stored about you.');
+		return;
+	}
+	const lines = ['**Your profile**'];
+	for (const [key, value] of Object.entries(profile?.preferences ?? {})) lines.push(`• ${key}: ${value}`);
+	for (const note of profile?.notes ?? []) lines.push(`• ${note}`);
+	if (profile?.tags.length) lines.push(`Tags: ${profile.tags.join(', ')}`);
+	if (topics.length > 0) lines.push('', '**Topic notes** (remove one with `/session forget`)', ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));
+	await answer(interaction, truncate(lines.join('\n')));
+}
+
+/** `/session forget <topic>`: deletes one of the member's topic notes. */
+export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+	const topic = interaction.options.getString('topic', true).trim();
+	if (topic.length === 0 || topic.length > 100) {
+		await answer(interaction, 'Name a topic from the list (start typing to see yours).');
+		return;
+	}
+	const forgotten = await memory.forgetTopic(interaction.user.id, topic);
+	await answer(interaction, forgotten ? `Forgot the topic \`${topic}\`.` : `You have no topic \`${topic}\`. \`/session profile\` lists yours.`);
+}
+
+/** Autocomplete of `/session forget`: only the member's own topics. */
+export async function completeTopics(interaction: AutocompleteInteraction, memory: MemoryEngine): Promise<void> {
+	const typed = interaction.options.getFocused().toLowerCase();
+	const topics = await memory.listTopics(interaction.user.id);
+	await interaction.respond(
+		topics
+			.filter((topic) => topic.slug.includes(typed) || topic.title.toLowerCase().includes(typed))
+			.slice(0, 25)
+			.map((topic) => ({ name: topic.title.slice(0, 100), value: topic.slug }))
+	);
+}
+
+function truncate(text: string): string {
+	return text.length > 2000 ? `${text.slice(0, 1990)}\n…` : text;
+}

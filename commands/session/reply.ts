@@ -1,0 +1,22 @@
+import { type ChatInputCommandInteraction, type InteractionReplyOptions, MessageFlags } from 'discord.js';
+
+/** Every `/session` answer is ephemeral: only the member who asked sees their memory. */
+export function ephemeral(options: string | Omit<InteractionReplyOptions, 'flags'>): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
+	return { ...(typeof options === 'string' ? { content: options } : options), flags: MessageFlags.Ephemeral };
+}
+
+/** Replies, or follows up when the interaction was already answered. */
+export async function answer(interaction: ChatInputCommandInteraction, options: string | Omit<InteractionReplyOptions, 'flags'>): Promise<void> {
+	const message = ephemeral(options);
+	if (interaction.replied || interaction.deferred) await interaction.followUp(message);
+	else await interaction.reply(message);
+}
+
+/** Hours and minutes left, for TTLs. */
+export function duration(ms: number): string {
+	if (ms <= 0) return 'expired';
+	const minutes = Math.round(ms / 60_000);
+	if (minutes < 60) return `${minutes} min`;
+	const hours = Math.floor(minutes / 60);
+	return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}

@@ -1,0 +1,21 @@
+import { Listener } from '@sapphire/framework';
+import { MemoryEvents } from '../src/discord/events';
+import { resolvedPrivacyLevel } from '../src/discord/privacy';
+import type { MemoryTurn } from '../src/engine/types';
+
+/** Records each turn the host reports; a failure is reported as `memoryError`, never thrown. */
+export class PluginListener extends Listener<typeof MemoryEvents.TurnCompleted> {
+	public constructor(context: Listener.LoaderContext) {
+		super(context, { event: MemoryEvents.TurnCompleted });
+	}
+
+	public async run(turn: MemoryTurn): Promise<void> {
+		try {
+			const privacyLevel = turn.privacyLevel ?? (await resolvedPrivacyLevel(turn.userId));
+			const result = await this.container.memory.recordTurn({ ...turn, privacyLevel });
+			this.container.client.emit(MemoryEvents.TurnRecorded, turn, result);
+		} catch (error) {
+			this.container.client.emit(MemoryEvents.Error, error, { phase: 'capture', userId: turn?.userId, channelId: turn?.channelId });
+		}
+	}
+}

@@ -1,0 +1,53 @@
+import { container } from '@sapphire/pieces';
+import { type Message, PermissionFlagsBits } from 'discord.js';
+import type { MemoryContext } from '../engine/types';
+import { MemoryEvents } from './events';
+import type { PersonaIdentity } from './turn';
+
+/** Options of {@link contextForMessage}. */
+export interface ContextForMessageOptions {
+	/** Defaults to `MEMORY_CONTEXT_TOKEN_BUDGET`. */
+	tokenBudget?: number;
+	/** The text to rank older messages against. @default the message's content */
+	query?: string;
+}
+
+/** An empty context, for when memory is unavailable: the reply goes on without it. */
+export const EMPTY_CONTEXT: MemoryContext = Object.freeze({ text: '', tokens: 0, blocks: [] }) as MemoryContext;
+
+/**
+ * The pre-generation hook: the memory context for a reply to `message` by `persona`. It passes the
+ * channels the member can view, so cross-channel memory never shows one they cannot read. It never
+ * throws: a failure is emitted as `memoryError` and an empty context returned.
+ * @example
+ * const memory = await contextForMessage(message, { id: 'sol' });
+ * const prompt = `${memory.text}\n\n${message.content}`;
+ */
+export async function contextForMessage(message: Message, persona: PersonaIdentity = {}, options: ContextForMessageOptions = {}): Promise<MemoryContext> {
+	try {
+		const channel = message.channel;
+		return await container.memory.buildContext({
+			userId: message.author.id,
+			serverId: message.guildId,
+			channelId: message.channelId,
+			parentChannelId: channel.isThread() ? channel.parentId : null,
+			personaId: persona.id ?? null,
+			personaLineageId: persona.lineageId ?? null,
+			query: options.query ?? message.content,
+			tokenBudget: options.tokenBudget,
+			visibleChannelIds: visibleChannelIds(message)
+		});
+	} catch (error) {
+		message.client.emit(MemoryEvents.Error, error, { phase: 'context', userId: message.author.id, channelId: message.channelId });
+		return EMPTY_CONTEXT;
+	}
+}
+
+/** The guild channels (threads included) the author of `message` can view; undefined in DMs. */
+export function visibleChannelIds(message: Message): string[] | undefined {
+	const guild = message.guild;
+	if (!guild) return undefined;
+	const member = message.member;
+	if (!member) return [message.channelId];
+	return [...guild.channels.cache.values()].filter((channel) => channel.permissionsFor(member)?.has(PermissionFlagsBits.ViewChannel) ?? false).map((channel) => channel.id);
+}

@@ -1,0 +1,108 @@
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import type { MemoryConfig } from './config';
+import type { ScopeDirectory } from './directory';
+import { entryLifetimeMs, isExpired } from './entry';
+import { MemoryError } from './errors';
+import { DM_SERVER_ID, Keys } from './keys';
+import type { SettingsRepository } from './settings';
+import { IdSchema } from './settings';
+import type { MemoryStore } from './store';
+import { PrivacyLevel, type ShortTermEntry } from './types';
+
+/** The arguments the persona's LLM passes to `update_short_term_memory`. */
+export const ShortTermMemoryToolSchema = z.object({
+	summary: z.string().describe('A concise summary of the conversation so far: who said what that matters, decisions, dates, open questions. Replaces the previous summary.')
+});
+
+/** Where a summary goes, and which turn wrote it. */
+export interface SummaryTarget {
+	userId: string;
+	serverId: string | null;
+	channelId: string;
+	parentChannelId?: string | null;
+	personaId?: string | null;
+	personaLineageId?: string | null;
+	/** The triggering message id: one successful call per turn. */
+	turnId?: string;
+}
+
+const TargetSchema = z.object({
+	userId: IdSchema,
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	parentChannelId: IdSchema.nullish(),
+	personaId: IdSchema.nullish(),
+	personaLineageId: IdSchema.nullish(),
+	turnId: z.string().min(1).max(128).optional()
+});
+
+// Template slots a prompt left unfilled, such as `{user}` or `{persona.name}`: never stored.
+const PLACEHOLDER = /\{[A-Za-z_][\w.]*\}/g;
+
+/** Trims, drops unfilled `{placeholder}` tokens and cuts to `maxLength` characters. */
+export function cleanSummary(summary: string, maxLength: number): string {
+	const cleaned = summary.replace(PLACEHOLDER, '').replace(/[ \t]{2,}/g, ' ').trim();
+	return cleaned.length > maxLength ? `${cleaned.slice(0, maxLength - 1).trimEnd()}…` : cleaned;
+}
+
+/** Writes summaries from the tool into the user scope and, outside DMs, the server scope. */
+export class SummaryWriter {
+	private readonly turnsDone = new LRUCache<string, true>({ max: 10_000, ttl: 3_600_000 });
+
+	public constructor(
+		private readonly store: MemoryStore,
+		private readonly settings: SettingsRepository,
+		private readonly directory: ScopeDirectory,
+		private readonly config: () => MemoryConfig
+	) {}
+
+	/**
+	 * Stores `summary` for the target conversation. Rejects with `INVALID_INPUT` (a message the LLM can
+	 * read) for a non-string or empty summary, a second call in the same turn, or a user whose memory is off.
+	 */
+	public async write(target: SummaryTarget, summary: unknown, now: number): Promise<{ summary: string; keys: string[] }> {
+		const parsedTarget = TargetSchema.safeParse(target);
+		if (!parsedTarget.success) throw new MemoryError('INVALID_INPUT', `Invalid summary target: ${z.prettifyError(parsedTarget.error)}`);
+		if (typeof summary !== 'string') throw new MemoryError('INVALID_INPUT', `update_short_term_memory needs "summary" to be a string; got ${summary === null ? 'null' : typeof summary}.`);
+		const config = this.config();
+		const text = cleanSummary(summary, config.maxSummaryLength);
+		if (text.length === 0) throw new MemoryError('INVALID_INPUT', 'update_short_term_memory needs a non-empty "summary".');
+		const turnKey = target.turnId ? `${target.userId}:${target.channelId}:${target.turnId}` : null;
+		if (turnKey && this.turnsDone.has(turnKey)) throw new MemoryError('INVALID_INPUT', 'The summary was already updated in this turn; call update_short_term_memory at most once per reply.');
+		const user = await this.settings.user(target.userId);
+		if (user.privacyLevel === PrivacyLevel.FULL) throw new MemoryError('INVALID_INPUT', 'Memory is disabled for this user; nothing was stored.');
+
+		const userKey = Keys.userScope(target.userId, target.channelId, target.personaId);
+		const serverKey = target.serverId === null ? null : Keys.serverScope(target.serverId, target.channelId, target.personaId);
+		const keys = serverKey ? [userKey, serverKey] : [userKey];
+		const written = await this.store.lock.runAll(keys, async () => {
+			const stored = await this.store.getMany<ShortTermEntry>(keys);
+			const writes = keys.map((key, index) => {
+				const previous = stored[index];
+				const current = previous && !isExpired(previous, config, now) ? previous : undefined;
+				const entry: ShortTermEntry = {
+					scope: key === serverKey ? 'server' : 'user',
+					userId: key === serverKey ? null : target.userId,
+					serverId: target.serverId ?? DM_SERVER_ID,
+					channelId: target.channelId,
+					parentChannelId: target.parentChannelId ?? current?.parentChannelId ?? null,
+					personaId: target.personaId ?? null,
+					lineageId: target.personaLineageId ?? current?.lineageId ?? null,
+					messages: current?.messages ?? [],
+					summary: text,
+					categories: current?.categories ?? null,
+					lastUpdated: now,
+					turnsSinceRefresh: 0
+				};
+				return { key, value: entry, ttlMs: entryLifetimeMs(entry, config) };
+			});
+			await this.store.setMany(writes);
+			return writes;
+		});
+		// The directory learns the longer lifetime a summary gives the entry.
+		await this.directory.track(written.map(({ key, value }) => ({ key, entry: value })), now);
+		if (turnKey) this.turnsDone.set(turnKey, true);
+		return { summary: text, keys };
+	}
+}

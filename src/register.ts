@@ -1,0 +1,29 @@
+import { container, Plugin, postInitialization, preLogin, SapphireClient } from '@sapphire/framework';
+import type { ClientOptions } from 'discord.js';
+import { loadCommands } from '../commands/_load';
+import { loadListeners } from '../listeners/_load';
+import { MemoryEngine } from './engine/MemoryEngine';
+import './index';
+
+/** Adds memory to a Sapphire bot: `import 'sapphire-plugin-memory/register'`. */
+export class MemoryPlugin extends Plugin {
+	/** Loads the pieces and makes the client's destroy close the store. */
+	public static override [postInitialization](this: SapphireClient, options: ClientOptions): void {
+		void loadListeners({ defaultErrorListener: options.memory?.defaultErrorListener });
+		if (options.memory?.sessionCommand !== false) void loadCommands();
+		const destroy = this.destroy.bind(this);
+		this.destroy = async () => {
+			await destroy();
+			await container.memory?.close().catch((error: unknown) => container.logger.error('[memory] closing the store failed:', error));
+		};
+	}
+
+	/** Opens the engine before login, so a bad setting stops start-up with a clear message. */
+	public static override async [preLogin](this: SapphireClient, options: ClientOptions): Promise<void> {
+		const memory = options.memory ?? {};
+		container.memory = await MemoryEngine.open({ storeUrl: memory.storeUrl, keyv: memory.keyv, config: memory.config, logger: container.logger });
+	}
+}
+
+SapphireClient.plugins.registerPostInitializationHook(MemoryPlugin[postInitialization], 'Memory-PostInitialization');
+SapphireClient.plugins.registerPreLoginHook(MemoryPlugin[preLogin], 'Memory-PreLogin');
