@@ -5,6 +5,8 @@ export default defineConfig({
 	format: ['cjs', 'esm'],
 	dts: true,
 	clean: true,
+	// One shared chunk, so `/register` and the root share one engine and one MemoryError in CommonJS too.
+	splitting: true,
 	sourcemap: true,
 	target: 'node20',
 	outDir: 'dist',

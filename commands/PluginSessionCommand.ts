@@ -1,6 +1,7 @@
 import { Command } from '@sapphire/framework';
 import { ChannelType, type AutocompleteInteraction, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
 import { MemoryEvents } from '../src/discord/events';
+import { resolvedPrivacyLevel } from '../src/discord/privacy';
 import { runClear } from './session/clear';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';
@@ -13,7 +14,8 @@ import { runWipeChannel } from './session/wipe';
 /** `/session`: members see and manage their own memory; every answer is ephemeral. */
 export class PluginCommand extends Command {
 	public constructor(context: Command.LoaderContext, options: Command.Options) {
-		super(context, { ...options, name: 'session', description: 'See and manage what this bot remembers about you' });
+		// The piece keeps its Plugin… name so it never collides with the host's pieces; Discord sees `/session`.
+		super(context, { ...options, description: 'See and manage what this bot remembers about you' });
 	}
 
 	public override registerApplicationCommands(registry: Command.Registry): void {
@@ -71,7 +73,9 @@ export class PluginCommand extends Command {
 		try {
 			switch (interaction.options.getSubcommand(false)) {
 				case 'status':
-					return await runStatus(interaction, memory, null);
+					// A host resolver decides the level: sync it first, so the answer shows the level in force.
+					await resolvedPrivacyLevel(interaction.user.id);
+					return await runStatus(interaction, memory);
 				case 'clear':
 					return await runClear(interaction, memory, options.confirmationTimeoutMs ?? 60_000);
 				case 'profile':
@@ -81,7 +85,7 @@ export class PluginCommand extends Command {
 				case 'export':
 					return await runExport(interaction, memory);
 				case 'privacy':
-					return await runPrivacy(interaction, memory);
+					return await runPrivacy(interaction, memory, await resolvedPrivacyLevel(interaction.user.id));
 				case 'wipe-channel':
 					return await runWipeChannel(interaction, memory, options.moderatorPermission ?? PermissionFlagsBits.ManageMessages);
 				case 'help':

@@ -1,4 +1,4 @@
-import { container } from '@sapphire/pieces';
+import { container } from '@sapphire/framework';
 import { PluginCommand as PluginSessionCommand } from './PluginSessionCommand';
 import { PluginInteractionHandler as PluginClearAllButton } from './PluginClearAllButton';
 

@@ -1,5 +1,6 @@
 import { Listener } from '@sapphire/framework';
 import { type MemoryErrorContext, MemoryEvents } from '../src/discord/events';
+import { MemoryError } from '../src/engine/errors';
 
 /** Logs memory failures through `container.logger`; switch it off with `memory.defaultErrorListener: false`. */
 export class PluginListener extends Listener<typeof MemoryEvents.Error> {
@@ -9,6 +10,7 @@ export class PluginListener extends Listener<typeof MemoryEvents.Error> {
 
 	public run(error: unknown, context: MemoryErrorContext): void {
 		const where = [context.phase, context.userId && `user ${context.userId}`, context.channelId && `channel ${context.channelId}`].filter(Boolean).join(', ');
-		this.container.logger.error(`[memory] ${where}:`, error instanceof Error ? error.message : error);
+		// An expected failure (a store outage, bad input) reads best as one line; anything else keeps its stack.
+		this.container.logger.error(`[memory] ${where}:`, error instanceof MemoryError ? `${error.code}: ${error.message}` : error);
 	}
 }

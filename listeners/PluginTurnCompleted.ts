@@ -1,6 +1,6 @@
 import { Listener } from '@sapphire/framework';
 import { MemoryEvents } from '../src/discord/events';
-import { resolvedPrivacyLevel } from '../src/discord/privacy';
+import { resolvedTurnPrivacyLevel } from '../src/discord/privacy';
 import type { MemoryTurn } from '../src/engine/types';
 
 /** Records each turn the host reports; a failure is reported as `memoryError`, never thrown. */
@@ -11,7 +11,7 @@ export class PluginListener extends Listener<typeof MemoryEvents.TurnCompleted> 
 
 	public async run(turn: MemoryTurn): Promise<void> {
 		try {
-			const privacyLevel = turn.privacyLevel ?? (await resolvedPrivacyLevel(turn.userId));
+			const privacyLevel = await resolvedTurnPrivacyLevel(turn);
 			const result = await this.container.memory.recordTurn({ ...turn, privacyLevel });
 			this.container.client.emit(MemoryEvents.TurnRecorded, turn, result);
 		} catch (error) {

@@ -1,4 +1,4 @@
-import { container } from '@sapphire/pieces';
+import { container } from '@sapphire/framework';
 import { PluginListener as PluginMemoryError } from './PluginMemoryError';
 import { PluginListener as PluginTurnCompleted } from './PluginTurnCompleted';
 

@@ -3,14 +3,14 @@ import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
 import { MemoryEngine } from './engine/MemoryEngine';
-import './index';
 
 /** Adds memory to a Sapphire bot: `import 'sapphire-plugin-memory/register'`. */
 export class MemoryPlugin extends Plugin {
 	/** Loads the pieces and makes the client's destroy close the store. */
 	public static override [postInitialization](this: SapphireClient, options: ClientOptions): void {
-		void loadListeners({ defaultErrorListener: options.memory?.defaultErrorListener });
-		if (options.memory?.sessionCommand !== false) void loadCommands();
+		const failed = (error: unknown) => container.logger.error('[memory] loading the plugin pieces failed:', error);
+		loadListeners({ defaultErrorListener: options.memory?.defaultErrorListener }).catch(failed);
+		if (options.memory?.sessionCommand !== false) loadCommands().catch(failed);
 		const destroy = this.destroy.bind(this);
 		this.destroy = async () => {
 			await destroy();

@@ -9,13 +9,23 @@ const EXPLAINED: Record<PrivacyLevel, string> = {
 	[PrivacyLevel.FULL]: 'you are invisible: nothing you say is remembered, and your messages are left out of everyone’s memory'
 };
 
-/** `/session privacy [level] [cross_server]`: shows or changes the member's privacy. */
-export async function runPrivacy(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+/**
+ * `/session privacy [level] [cross_server]`: shows or changes the member's privacy. `hostLevel` is the
+ * level the host's resolver sets for the member, which a choice here would not change.
+ */
+export async function runPrivacy(interaction: ChatInputCommandInteraction, memory: MemoryEngine, hostLevel?: PrivacyLevel): Promise<void> {
 	const level = interaction.options.getString('level');
 	const crossServer = interaction.options.getBoolean('cross_server');
 	const parsed = level === null ? undefined : PrivacyLevel[level.toUpperCase() as keyof typeof PrivacyLevel];
 	if (level !== null && parsed === undefined) {
 		await answer(interaction, `Unknown privacy level "${level.slice(0, 40)}". Choose minimal, partial or full.`);
+		return;
+	}
+	if (hostLevel !== undefined && parsed !== undefined && parsed !== hostLevel) {
+		await answer(
+			interaction,
+			`This bot sets your privacy level itself: it is **${PrivacyLevel[hostLevel]!.toLowerCase()}**: ${EXPLAINED[hostLevel]}. Nothing was changed; ask the bot’s owners how to change it.`
+		);
 		return;
 	}
 	const settings =

@@ -4,8 +4,8 @@ import { PrivacyLevel } from '../../src/engine/types';
 import { answer, duration } from './reply';
 
 /** `/session status`: what memory holds about the member, and for how long. */
-export async function runStatus(interaction: ChatInputCommandInteraction, memory: MemoryEngine, personaId: string | null): Promise<void> {
-	const status = await memory.status(interaction.user.id, { serverId: interaction.guildId, channelId: interaction.channelId, personaId });
+export async function runStatus(interaction: ChatInputCommandInteraction, memory: MemoryEngine, personaId?: string | null): Promise<void> {
+	const status = await memory.status(interaction.user.id, { serverId: interaction.guildId, channelId: interaction.channelId, ...(personaId === undefined ? {} : { personaId }) });
 	const lines = [
 		'**Your memory**',
 		`Privacy level: **${PrivacyLevel[status.privacyLevel]!.toLowerCase()}**${status.crossServerOptIn ? ' · cross-server memory on' : ''}`,

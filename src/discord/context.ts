@@ -1,5 +1,5 @@
-import { container } from '@sapphire/pieces';
-import { type Message, PermissionFlagsBits } from 'discord.js';
+import { container } from '@sapphire/framework';
+import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
 import type { MemoryContext } from '../engine/types';
 import { MemoryEvents } from './events';
 import type { PersonaIdentity } from './turn';
@@ -43,11 +43,21 @@ export async function contextForMessage(message: Message, persona: PersonaIdenti
 	}
 }
 
-/** The guild channels (threads included) the author of `message` can view; undefined in DMs. */
+/**
+ * The guild channels (threads included) the author of `message` can view; undefined in DMs. A private
+ * thread counts only when the member is known to be in it or manages threads: View Channel on its
+ * parent is not enough, and an unknown membership is treated as none.
+ */
 export function visibleChannelIds(message: Message): string[] | undefined {
 	const guild = message.guild;
 	if (!guild) return undefined;
 	const member = message.member;
 	if (!member) return [message.channelId];
-	return [...guild.channels.cache.values()].filter((channel) => channel.permissionsFor(member)?.has(PermissionFlagsBits.ViewChannel) ?? false).map((channel) => channel.id);
+	const canView = (channel: GuildBasedChannel) => {
+		const permissions = channel.permissionsFor(member);
+		if (!permissions?.has(PermissionFlagsBits.ViewChannel)) return false;
+		if (channel.type !== ChannelType.PrivateThread) return true;
+		return channel.id === message.channelId || channel.members.cache.has(member.id) || permissions.has(PermissionFlagsBits.ManageThreads);
+	};
+	return [...guild.channels.cache.values()].filter(canView).map((channel) => channel.id);
 }

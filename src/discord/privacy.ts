@@ -1,5 +1,5 @@
-import { container } from '@sapphire/pieces';
-import type { PrivacyLevel } from '../engine/types';
+import { container } from '@sapphire/framework';
+import type { MemoryTurn, PrivacyLevel } from '../engine/types';
 
 /**
  * The host's privacy level for a user, when it supplied a resolver. The level is also stored, so
@@ -13,4 +13,16 @@ export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel
 	const stored = await container.memory.getUserSettings(userId);
 	if (stored.privacyLevel !== level) await container.memory.setUserSettings(userId, { privacyLevel: level });
 	return level;
+}
+
+/**
+ * The privacy level to record `turn` with. With a host resolver, the levels of every member whose
+ * words are in the history are synced first, so that the engine leaves out a member the host marks
+ * FULL even in a turn someone else triggered, before that member ever triggered one.
+ */
+export async function resolvedTurnPrivacyLevel(turn: MemoryTurn): Promise<PrivacyLevel | undefined> {
+	if (!container.client.options.memory?.resolvePrivacyLevel) return turn.privacyLevel;
+	const others = new Set(turn.history.flatMap((message) => (message.role === 'user' && message.authorId && message.authorId !== turn.userId ? [message.authorId] : [])));
+	const [level] = await Promise.all([resolvedPrivacyLevel(turn.userId), ...[...others].map(resolvedPrivacyLevel)]);
+	return turn.privacyLevel ?? level;
 }

@@ -1,4 +1,4 @@
-import { container } from '@sapphire/pieces';
+import { container } from '@sapphire/framework';
 import type { Message } from 'discord.js';
 import { z } from 'zod';
 import { MemoryError } from '../engine/errors';

@@ -25,6 +25,12 @@ export interface TurnFromMessagesInput {
 	 * @default a message from a bot or a webhook is the persona's
 	 */
 	isPersona?: (message: Message) => boolean;
+	/**
+	 * Which persona wrote a persona message of the history, so that a reply stored last turn keeps the
+	 * persona's id and name when it comes back in this turn's history.
+	 * @default the bot account's own messages are `persona`'s; other persona messages keep their author
+	 */
+	personaOf?: (message: Message) => PersonaIdentity | null | undefined;
 }
 
 const defaultIsPersona = (message: Message) => message.author.bot || message.webhookId !== null;
@@ -38,6 +44,7 @@ const defaultIsPersona = (message: Message) => message.author.bot || message.web
 export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	const { trigger } = input;
 	const isPersona = input.isPersona ?? defaultIsPersona;
+	const personaOf = input.personaOf ?? ((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));
 	const channel = trigger.channel;
 	const parentChannelId = channel.isThread() ? channel.parentId : null;
 	const seen = new Set<string>();
@@ -45,10 +52,13 @@ export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	for (const message of [...historyMessages(input.history), trigger].sort((a, b) => a.createdTimestamp - b.createdTimestamp)) {
 		if (seen.has(message.id)) continue;
 		seen.add(message.id);
+		const persona = isPersona(message);
+		// Responses are stored under the persona's id and name; the same message must not come back as the bot account's.
+		const speaker = persona ? personaOf(message) : undefined;
 		history.push({
-			role: isPersona(message) ? 'persona' : 'user',
-			authorId: message.author.id,
-			authorName: message.member?.displayName ?? message.author.displayName,
+			role: persona ? 'persona' : 'user',
+			authorId: speaker?.id ?? message.author.id,
+			authorName: speaker?.name ?? message.member?.displayName ?? message.author.displayName,
 			text: message.content,
 			messageId: message.id,
 			timestamp: message.createdTimestamp

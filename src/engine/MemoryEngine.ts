@@ -1,16 +1,38 @@
 import type Keyv from 'keyv';
+import * as Account from './account';
 import { Archive } from './archive';
+import { AuthorIndex } from './authors';
 import { recordTurn } from './capture';
 import { type MemoryConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { ScopeDirectory } from './directory';
+import * as Erasure from './erasure';
 import { MemoryError } from './errors';
+import * as LongTerm from './longterm';
 import { assertId, SettingsRepository } from './settings';
 import { wipeChannel } from './moderation';
 import { MemoryStore } from './store';
 import { type SummaryTarget, SummaryWriter } from './summary';
-import type { ContextRequest, MemoryContext, MemoryTurn, RecordTurnResult, ServerSettings, SkipReason, UserSettings } from './types';
-import { ContextRequestSchema, MemoryTurnSchema, parseInput } from './validation';
+import {
+	type ClearAllResult,
+	type ClearShortTermResult,
+	type ContextRequest,
+	type MemoryContext,
+	type MemoryStatus,
+	type MemoryTurn,
+	PrivacyLevel,
+	type ProfilePatch,
+	type RecordTurnResult,
+	type ServerSettings,
+	type SkipReason,
+	type StatusLocation,
+	type TopicListing,
+	type TopicNote,
+	type UserExport,
+	type UserProfile,
+	type UserSettings
+} from './types';
+import { ContextRequestSchema, MemoryTurnSchema, parseInput, StatusLocationSchema } from './validation';
 
 /** Where the engine logs; `console` fits, and so does Sapphire's `container.logger`. */
 export interface MemoryLogger {
@@ -54,6 +76,10 @@ export class MemoryEngine {
 	private readonly archive: Archive;
 	private readonly settings: SettingsRepository;
 	private readonly directory: ScopeDirectory;
+	private readonly authors: AuthorIndex;
+	private readonly account: Account.AccountDependencies;
+	/** Captures in flight: an erasure waits for those that started before it. */
+	private readonly captures = new Set<Promise<RecordTurnResult>>();
 	private readonly summaries: SummaryWriter;
 	private readonly now: () => number;
 	private readonly counters: MemoryCounters = {
@@ -72,6 +98,16 @@ export class MemoryEngine {
 		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000);
 		this.settings = new SettingsRepository(store);
 		this.directory = new ScopeDirectory(store, getConfig);
+		this.authors = new AuthorIndex(store);
+		this.account = {
+			store,
+			archive: this.archive,
+			settings: this.settings,
+			directory: this.directory,
+			authors: this.authors,
+			config: getConfig,
+			settled: async () => void (await Promise.allSettled([...this.captures]))
+		};
 		this.summaries = new SummaryWriter(store, this.settings, this.directory, getConfig);
 	}
 
@@ -89,20 +125,15 @@ export class MemoryEngine {
 	public async recordTurn(turn: MemoryTurn): Promise<RecordTurnResult> {
 		this.assertOpen();
 		const parsed = parseInput(MemoryTurnSchema, turn, 'turn') as MemoryTurn;
-		const result = await recordTurn(
-			{
-				store: this.store,
-				archive: this.archive,
-				settings: this.settings,
-				directory: this.directory,
-				config: () => this.config,
-				onSkip: (reason) => this.counters.turnsSkipped[reason]++
-			},
-			parsed,
-			this.now()
-		);
-		if (result.written) this.counters.turnsRecorded++;
-		return result;
+		const capture = recordTurn({ ...this.account, onSkip: (reason) => this.counters.turnsSkipped[reason]++ }, parsed, this.now());
+		this.captures.add(capture);
+		try {
+			const result = await capture;
+			if (result.written) this.counters.turnsRecorded++;
+			return result;
+		} finally {
+			this.captures.delete(capture);
+		}
 	}
 
 	/** The context to inject before the next generation, within the token budget. */
@@ -114,9 +145,12 @@ export class MemoryEngine {
 		return context;
 	}
 
+	/** Changes a user's settings; a user who leaves MINIMAL loses their profile and topics, which they may no longer keep. */
 	public async setUserSettings(userId: string, patch: Partial<UserSettings>): Promise<UserSettings> {
 		this.assertOpen();
-		return this.settings.setUser(userId, patch);
+		const settings = await this.settings.setUser(userId, patch);
+		if (settings.privacyLevel !== PrivacyLevel.MINIMAL) await LongTerm.eraseLongTerm(this.store, userId);
+		return settings;
 	}
 
 	public async getUserSettings(userId: string): Promise<UserSettings> {
@@ -153,6 +187,95 @@ export class MemoryEngine {
 		return wipeChannel(this.store, this.directory, serverId, channelId, this.now());
 	}
 
+	/**
+	 * `/session status`: what memory holds about the user. With `where`, `current` describes the
+	 * live memory of that channel (server scope in a guild, user scope in a DM) when there is one.
+	 */
+	public async status(userId: string, where?: StatusLocation): Promise<MemoryStatus> {
+		this.assertOpen();
+		assertId('userId', userId);
+		const location = where === undefined ? undefined : (parseInput(StatusLocationSchema, where, 'status location') as StatusLocation);
+		return Account.status(this.account, userId, location, this.now());
+	}
+
+	/** `/session clear`: the user's short-term memory, and their messages in shared channel memories. */
+	public async clearShortTerm(userId: string): Promise<ClearShortTermResult> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return Erasure.clearShortTerm(this.account, userId, this.now());
+	}
+
+	/**
+	 * `/session clear all`: erases everything of the user (see {@link Erasure.clearAll}) and keeps
+	 * capture from storing again anything they wrote before now.
+	 */
+	public async clearAll(userId: string): Promise<ClearAllResult> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return Erasure.clearAll(this.account, userId, this.now());
+	}
+
+	/** `/session export`: everything stored about the user, and nothing about anyone else, as plain JSON-able data. */
+	public async exportUser(userId: string): Promise<UserExport> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return Account.exportUser(this.account, userId, this.now());
+	}
+
+	/** The user's long-term profile; null when none (always for PARTIAL and FULL users). */
+	public async getProfile(userId: string): Promise<UserProfile | null> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return LongTerm.getProfile(this.account, userId);
+	}
+
+	/**
+	 * Merges a change into the user's profile (MINIMAL users only: others get `PRIVACY_REFUSED`).
+	 * @example
+	 * await memory.updateProfile(userId, { preferences: { pronouns: 'she/her' }, tags: ['jazz'] });
+	 */
+	public async updateProfile(userId: string, patch: ProfilePatch): Promise<UserProfile> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return LongTerm.updateProfile(this.account, userId, patch, this.now());
+	}
+
+	/**
+	 * Saves (or replaces) a topic note under the slug of its title (MINIMAL users only).
+	 * @example
+	 * await memory.saveTopic(userId, 'Trip to Porto', 'Flights booked for June 3.'); // slug "trip-to-porto"
+	 */
+	public async saveTopic(userId: string, title: string, note: string): Promise<TopicNote>;
+	/** The same, with the arguments as the LLM's tool call passes them. */
+	public async saveTopic(userId: string, topic: { title: string; note: string }): Promise<TopicNote>;
+	public async saveTopic(userId: string, titleOrTopic: string | { title: string; note: string }, note?: string): Promise<TopicNote> {
+		this.assertOpen();
+		assertId('userId', userId);
+		const topic = typeof titleOrTopic === 'object' && titleOrTopic !== null ? titleOrTopic : { title: titleOrTopic, note };
+		return LongTerm.saveTopic(this.account, userId, topic.title, topic.note, this.now());
+	}
+
+	/** The user's topics, newest first. */
+	public async listTopics(userId: string): Promise<TopicListing[]> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return LongTerm.listTopics(this.account, userId);
+	}
+
+	/** One topic by slug or title; null when none. */
+	public async getTopic(userId: string, slug: string): Promise<TopicNote | null> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return LongTerm.getTopic(this.account, userId, slug);
+	}
+
+	/** Deletes one topic by slug or title; false when there was none. */
+	public async forgetTopic(userId: string, slug: string): Promise<boolean> {
+		this.assertOpen();
+		assertId('userId', userId);
+		return LongTerm.forgetTopic(this.account, userId, slug);
+	}
+
 	/** A snapshot of the counters. */
 	public stats(): MemoryCounters {
 		return structuredClone(this.counters);
@@ -164,6 +287,8 @@ export class MemoryEngine {
 		this.closed = true;
 		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		this.archive.clearCache();
+		// Author counts held in memory are written before the store goes.
+		await this.authors.flush();
 		await this.store.close();
 	}
 

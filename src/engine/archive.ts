@@ -109,6 +109,46 @@ export class Archive {
 		return index;
 	}
 
+	/** Every message the scope's archive stores, oldest first, read straight from its chunks (not cached). */
+	public async read(scopeKey: string): Promise<StoredMessage[]> {
+		const head = await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey));
+		if (!head || head.chunks === 0) return [];
+		const chunks = await this.store.getMany<StoredMessage[]>(Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(scopeKey, chunk)));
+		return chunks.flatMap((chunk) => chunk ?? []);
+	}
+
+	/**
+	 * Rewrites the scope's archive without the messages `remove` picks; returns how many went.
+	 * The head's epoch moves so every process reloads its cached index, and the messages' markers
+	 * stay as tombstones so a later turn's history does not archive them again.
+	 * Callers hold the scope's lock, as for {@link Archive.append}.
+	 */
+	public async remove(scopeKey: string, remove: (message: StoredMessage) => boolean): Promise<number> {
+		const headKey = Keys.archiveHead(scopeKey);
+		const head = await this.store.get<ArchiveHead>(headKey);
+		if (!head || head.chunks === 0) return 0;
+		const chunkKeys = Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(scopeKey, chunk));
+		const stored = (await this.store.getMany<StoredMessage[]>(chunkKeys)).flatMap((chunk) => chunk ?? []);
+		const kept = stored.filter((message) => !remove(message));
+		const removed = stored.length - kept.length;
+		if (removed === 0) return 0;
+
+		this.loaded.delete(scopeKey);
+		const retention = this.retentionMs();
+		if (retention <= 0) {
+			// While the archive is off nothing of it is served or cached: what is left goes too.
+			await this.store.delete([headKey, ...chunkKeys]);
+			return removed;
+		}
+		const chunks: StoredMessage[][] = [];
+		for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
+		await this.store.setMany(chunks.map((chunk, index) => ({ key: chunkKeys[index]!, value: chunk, ttlMs: retention })));
+		// The head stays, even empty: a fresh head would restart at epoch 0 and could match a stale cache.
+		await this.store.set(headKey, { chunks: chunks.length, count: head.count, epoch: head.epoch + 1 } satisfies ArchiveHead, retention);
+		await this.store.delete(chunkKeys.slice(chunks.length));
+		return removed;
+	}
+
 	/** Forgets every cached index (used on close). */
 	public clearCache(): void {
 		this.loaded.clear();

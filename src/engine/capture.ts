@@ -1,9 +1,10 @@
 import type { Archive } from './archive';
+import type { AuthorIndex } from './authors';
 import type { MemoryConfig } from './config';
 import { byTime, entryLifetimeMs, isExpired, mergeMessages } from './entry';
 import { DM_SERVER_ID, Keys } from './keys';
 import type { ScopeDirectory } from './directory';
-import type { SettingsRepository } from './settings';
+import { forgottenBefore, type SettingsRepository } from './settings';
 import type { MemoryStore } from './store';
 import { cleanText, contentId } from './text';
 import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type ShortTermEntry, type SkipReason, type StoredMessage, type TurnResponse } from './types';
@@ -15,6 +16,7 @@ export interface CaptureDependencies {
 	archive: Archive;
 	settings: SettingsRepository;
 	directory: ScopeDirectory;
+	authors: AuthorIndex;
 	config: () => MemoryConfig;
 	onSkip: (reason: SkipReason) => void;
 }
@@ -39,17 +41,22 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 	if (triggeringLevel === PrivacyLevel.FULL) return skip('privacy-full');
 
 	const invisible = new Set(authorIds.filter((_, index) => authors[index]!.privacyLevel === PrivacyLevel.FULL));
+	// Members who cleared or erased their memory: what they wrote until then is never stored again.
+	const forgotten = new Map([turn.userId, ...authorIds].map((id, index) => [id, forgottenBefore(index === 0 ? requester! : authors[index - 1]!)]));
 	const history: StoredMessage[] = [];
 	for (const entry of candidates) {
-		if (entry.authorId && invisible.has(entry.authorId)) continue;
+		// In a DM every member message is the user's, even where the host named no author.
+		const authorId = entry.authorId ?? (turn.serverId === null && entry.role === 'user' ? turn.userId : undefined);
+		if (authorId && invisible.has(authorId)) continue;
+		const ts = entry.timestamp ?? at;
+		if (authorId && ts <= (forgotten.get(authorId) ?? Number.NEGATIVE_INFINITY)) continue;
 		const text = clip(cleanText(entry.text));
 		if (text.length === 0) continue;
-		const ts = entry.timestamp ?? at;
 		history.push({
 			id: entry.messageId ?? contentId([entry.role, entry.authorId, text, entry.timestamp]),
 			role: entry.role as StoredMessage['role'],
-			authorId: entry.authorId,
-			authorName: entry.authorName ?? (entry.authorId === turn.userId ? turn.userName : undefined),
+			authorId,
+			authorName: entry.authorName ?? (authorId === turn.userId ? turn.userName : undefined),
 			text,
 			ts
 		});
@@ -71,7 +78,7 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 
 	const keys: string[] = [];
 	for (const [personaId, group] of groups) {
-		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), now)));
+		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), forgotten.get(turn.userId) ?? Number.NEGATIVE_INFINITY, now)));
 	}
 	return { written: true, keys };
 }
@@ -91,13 +98,19 @@ function responseMessage(response: TurnResponse, ts: number, turnTime: number | 
 	};
 }
 
-/** One persona's write: the user scope, the server scope outside DMs, the live scope's archive. */
+/**
+ * One persona's write: the user scope, the server scope outside DMs, the live scope's archive.
+ * In a guild the user scope keeps only the user's own messages and the personas' replies: that is
+ * all any context shows of it, and no member's words end up filed under another member.
+ * `userBarrier` is when the user last cleared their memory: nothing older goes back into their scope.
+ */
 async function writeScopes(
 	deps: CaptureDependencies,
 	turn: MemoryTurn,
 	personaId: string | null,
 	lineageId: string | null,
 	messages: StoredMessage[],
+	userBarrier: number,
 	now: number
 ): Promise<string[]> {
 	const config = deps.config();
@@ -108,9 +121,19 @@ async function writeScopes(
 
 	const written = await deps.store.lock.runAll([...keys, Keys.archiveHead(liveKey)], async () => {
 		const stored = await deps.store.getMany<ShortTermEntry>(keys);
+		let landed: StoredMessage[] = [];
 		const entries = keys.map((key, index) => {
 			const previous = stored[index];
 			const current = previous && !isExpired(previous, config, now) ? previous : undefined;
+			const own =
+				key === serverKey
+					? messages
+					: // The user's own scope also drops the personas' replies from before they cleared their memory.
+						messages.filter((message) => message.ts > userBarrier && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId));
+			if (key === liveKey) {
+				const known = new Set(current?.messages.map((message) => message.id));
+				landed = messages.filter((message) => !known.has(message.id));
+			}
 			const entry: ShortTermEntry = {
 				scope: key === serverKey ? 'server' : 'user',
 				userId: key === serverKey ? null : turn.userId,
@@ -119,7 +142,7 @@ async function writeScopes(
 				parentChannelId: turn.parentChannelId ?? null,
 				personaId,
 				lineageId: lineageId ?? current?.lineageId ?? null,
-				messages: mergeMessages(current?.messages ?? [], messages, config.maxMessagesPerChannel),
+				messages: mergeMessages(current?.messages ?? [], own, config.maxMessagesPerChannel),
 				summary: current?.summary ?? null,
 				categories: current?.categories ?? null,
 				lastUpdated: now,
@@ -128,7 +151,9 @@ async function writeScopes(
 			return { key, entry };
 		});
 		await deps.store.setMany(entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })));
-		await deps.archive.append(liveKey, messages, now);
+		const archived = await deps.archive.append(liveKey, messages, now);
+		// Inside the scope's lock, so an erasure of this scope never runs between the write and its listing.
+		await deps.authors.record(liveKey, landed, archived, now);
 		return entries;
 	});
 

@@ -5,10 +5,12 @@ import { byTime, isExpired } from './entry';
 import { live, type Listings, type ScopeListing } from './directory';
 import { datedLines, relativeTime } from './format';
 import { DM_SERVER_ID, Keys } from './keys';
+import type { StoredTopics } from './longterm';
+import { profileBlock } from './profileTier';
 import type { SettingsRepository } from './settings';
 import type { MemoryStore } from './store';
 import { tokenCount, truncateToTokens } from './tokens';
-import { type ContextBlock, type ContextRequest, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage } from './types';
+import { type ContextBlock, type ContextRequest, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserProfile } from './types';
 
 /** What context building needs from the engine. */
 export interface ContextDependencies {
@@ -28,11 +30,16 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const lineage = request.personaLineageId ?? request.personaId ?? null;
 
 	// One round trip for everything the request needs to start with.
-	const [requester, [rawEntry, userListings, archiveHead, serverListings]] = await Promise.all([
+	const [requester, [rawEntry, userListings, archiveHead, storedProfile, storedTopics, serverListings]] = await Promise.all([
 		deps.settings.user(request.userId),
-		deps.store.getMany<unknown>([liveKey, Keys.userIndex(request.userId), Keys.archiveHead(liveKey), ...(request.serverId === null ? [] : [Keys.serverIndex(request.serverId)])]) as Promise<
-			[ShortTermEntry?, Listings?, ArchiveHead?, Listings?]
-		>
+		deps.store.getMany<unknown>([
+			liveKey,
+			Keys.userIndex(request.userId),
+			Keys.archiveHead(liveKey),
+			Keys.profile(request.userId),
+			Keys.topics(request.userId),
+			...(request.serverId === null ? [] : [Keys.serverIndex(request.serverId)])
+		]) as Promise<[ShortTermEntry?, Listings?, ArchiveHead?, UserProfile?, StoredTopics?, Listings?]>
 	]);
 	const entry = rawEntry && !isExpired(rawEntry, config, now) ? rawEntry : undefined;
 
@@ -69,6 +76,13 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	if (summary) {
 		blocks.summary = summary;
 		left -= summary.tokens + separator;
+	}
+	// Long-term memory is for MINIMAL users only, even if something was stored before they changed level.
+	const profile =
+		requester.privacyLevel === PrivacyLevel.MINIMAL ? profileBlock(storedProfile, storedTopics, request.query, Math.min(left, Math.floor(usable * BudgetPolicy.profileShare))) : null;
+	if (profile) {
+		blocks.profile = profile;
+		left -= profile.tokens + separator;
 	}
 	const shown = new Set(recent?.sourceIds ?? []);
 	const relevant = relevantBlock(

@@ -19,10 +19,16 @@ export function byTime(a: StoredMessage, b: StoredMessage): number {
 	return a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-/** Merges `incoming` into `stored` by message id (newer text wins) and keeps the newest `max`. */
+/**
+ * Merges `incoming` into `stored` by message id and keeps the newest `max`. A message seen again
+ * keeps what was stored (time, persona, speaker) and takes the new text, so an edit is followed.
+ */
 export function mergeMessages(stored: readonly StoredMessage[], incoming: readonly StoredMessage[], max: number): StoredMessage[] {
 	const merged = new Map<string, StoredMessage>();
 	for (const message of stored) merged.set(message.id, message);
-	for (const message of incoming) merged.set(message.id, message);
+	for (const message of incoming) {
+		const known = merged.get(message.id);
+		merged.set(message.id, known ? { ...known, text: message.text } : message);
+	}
 	return [...merged.values()].sort(byTime).slice(-max);
 }

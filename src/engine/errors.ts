@@ -4,7 +4,9 @@ export type MemoryErrorCode =
 	| 'INVALID_INPUT'
 	| 'STORE_UNAVAILABLE'
 	| 'STORE_FAILURE'
-	| 'CLOSED';
+	| 'CLOSED'
+	/** The user's privacy level forbids the operation (long-term memory for PARTIAL or FULL users). */
+	| 'PRIVACY_REFUSED';
 
 /**
  * The only error the engine rejects with.

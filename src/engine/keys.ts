@@ -15,6 +15,12 @@ export const Keys = {
 	userIndex: (userId: string) => `index:user:${userId}`,
 	/** The server-scope entries of one server. */
 	serverIndex: (serverId: string) => `index:server:${serverId}`,
+	/** The live scopes (short-term entry and archive) holding messages one user wrote, so erasure never scans the store. */
+	authorIndex: (authorId: string) => `index:author:${authorId}`,
+	/** Long-term profile of one user (MINIMAL users only). */
+	profile: (userId: string) => `ltm:profile:${userId}`,
+	/** Long-term topic notes of one user, keyed by slug (MINIMAL users only). */
+	topics: (userId: string) => `ltm:topics:${userId}`,
 	userSettings: (userId: string) => `settings:user:${userId}`,
 	serverSettings: (serverId: string) => `settings:server:${serverId}`,
 	/** Head of a scope's archive: how many chunks it has. */
@@ -23,3 +29,19 @@ export const Keys = {
 	/** Marks one message as archived, so that re-recording a turn stores nothing twice. */
 	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`
 } as const;
+
+/** What a short-term scope key names. Ids never hold ":", so the key splits unambiguously. */
+export interface ScopeKeyParts {
+	scope: 'user' | 'server';
+	/** The user id of a user scope, the server id of a server scope. */
+	ownerId: string;
+	channelId: string;
+	personaId: string | null;
+}
+
+/** Splits a `shortterm:…` key; null for any other key. */
+export function parseScopeKey(key: string): ScopeKeyParts | null {
+	const [prefix, scope, ownerId, channelId, personaId, ...rest] = key.split(':');
+	if (prefix !== 'shortterm' || (scope !== 'user' && scope !== 'server') || !ownerId || !channelId || rest.length > 0) return null;
+	return { scope, ownerId, channelId, personaId: personaId || null };
+}

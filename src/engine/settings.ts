@@ -69,6 +69,18 @@ export class SettingsRepository {
 		return { ...next! };
 	}
 
+	/**
+	 * Records that capture must never store again a message of `userId` written at or before `at`
+	 * (`clearedBefore` after `/session clear`, `erasedBefore` after `/session clear all`).
+	 */
+	public async setBarrier(userId: string, field: 'clearedBefore' | 'erasedBefore', at: number): Promise<UserSettings> {
+		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
+			value: { ...DEFAULT_USER_SETTINGS, ...current, [field]: Math.max(at, current?.[field] ?? at) }
+		}));
+		this.users.set(userId, next!);
+		return { ...next! };
+	}
+
 	public async server(serverId: string): Promise<ServerSettings> {
 		const cached = this.servers.get(serverId);
 		if (cached) return cached;
@@ -88,6 +100,11 @@ export class SettingsRepository {
 		this.servers.set(serverId, next!);
 		return { ...next! };
 	}
+}
+
+/** The newest moment at or before which capture drops this user's messages; -Infinity when none. */
+export function forgottenBefore(settings: UserSettings): number {
+	return Math.max(settings.clearedBefore ?? Number.NEGATIVE_INFINITY, settings.erasedBefore ?? Number.NEGATIVE_INFINITY);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
 import { MemoryError, storeError } from './errors';
 import { KeyedLock } from './lock';
+import type { StorageKind } from './types';
 
 /** Bumped whenever a stored shape changes; older values are migrated or dropped on read. */
 export const SCHEMA_VERSION = 1;
@@ -39,6 +40,8 @@ async function adapterFor(url: string): Promise<unknown> {
 			// WAL keeps every committed write across a process crash while making commits cheap.
 			await adapter.query('PRAGMA journal_mode=WAL');
 			await adapter.query('PRAGMA synchronous=NORMAL');
+			// Erasure must not leave deleted text readable in the file's free pages.
+			await adapter.query('PRAGMA secure_delete=ON');
 			return adapter;
 		}
 		case 'redis':
@@ -72,13 +75,16 @@ async function adapterFor(url: string): Promise<unknown> {
 export class MemoryStore {
 	public readonly keyv: Keyv;
 	public readonly lock = new KeyedLock();
+	/** The backend, as `/session status` names it. */
+	public readonly kind: StorageKind;
 	private readonly owned: boolean;
 
 	private postgresUrl: string | null = null;
 
-	private constructor(keyv: Keyv, owned: boolean) {
+	private constructor(keyv: Keyv, owned: boolean, kind: StorageKind) {
 		this.keyv = keyv;
 		this.owned = owned;
+		this.kind = kind;
 		// Surface adapter failures as rejections instead of silent misses.
 		this.keyv.throwOnErrors = true;
 		this.keyv.on('error', () => undefined);
@@ -86,7 +92,7 @@ export class MemoryStore {
 
 	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
 	public static async open(options: StoreOptions): Promise<MemoryStore> {
-		if (options.keyv) return new MemoryStore(options.keyv, false);
+		if (options.keyv) return new MemoryStore(options.keyv, false, 'custom');
 		let adapter: unknown;
 		try {
 			adapter = await adapterFor(options.storeUrl);
@@ -94,7 +100,7 @@ export class MemoryStore {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
 		}
-		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true);
+		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true, storageKind(options.storeUrl));
 		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {
@@ -151,12 +157,19 @@ export class MemoryStore {
 		}
 	}
 
-	/** Read-modify-write of one key, serialised with every other update of that key in this process. */
-	public update<T>(key: string, change: (current: T | undefined) => { value: T; ttlMs?: number } | null): Promise<T | undefined> {
+	/**
+	 * Read-modify-write of one key, serialised with every other update of that key in this process.
+	 * `change` returns the new value, `null` to leave the key as it is, or `'delete'` to remove it.
+	 */
+	public update<T>(key: string, change: (current: T | undefined) => { value: T; ttlMs?: number } | null | 'delete'): Promise<T | undefined> {
 		return this.lock.run(key, async () => {
 			const current = await this.get<T>(key);
 			const next = change(current);
 			if (next === null) return current;
+			if (next === 'delete') {
+				if (current !== undefined) await this.delete([key]);
+				return undefined;
+			}
 			await this.set(key, next.value, next.ttlMs);
 			return next.value;
 		});
@@ -172,6 +185,11 @@ export class MemoryStore {
 		}
 		await this.keyv.disconnect();
 	}
+}
+
+function storageKind(url: string): StorageKind {
+	if (url.startsWith('sqlite:')) return 'sqlite';
+	return url.startsWith('redis') ? 'redis' : 'postgres';
 }
 
 function unwrap<T>(value: Envelope<T> | undefined | null): T | undefined {

@@ -95,6 +95,13 @@ export interface MemoryContext {
 export interface UserSettings {
 	privacyLevel: PrivacyLevel;
 	crossServerOptIn: boolean;
+	/**
+	 * Set by `clearShortTerm` (milliseconds since the epoch): capture never stores again a message of
+	 * this user written at or before it, so a bot's re-fetched history does not undo the clear.
+	 */
+	clearedBefore?: number;
+	/** Set by `clearAll`: the same barrier, for the erasure of everything. */
+	erasedBefore?: number;
 }
 
 export interface ServerSettings {
@@ -130,4 +137,124 @@ export interface ShortTermEntry {
 	lastUpdated: number;
 	/** Turns since the summary was last refreshed. */
 	turnsSinceRefresh: number;
+}
+
+/** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */
+export type StorageKind = 'sqlite' | 'redis' | 'postgres' | 'custom';
+
+/** Where a status is asked from: the channel whose live memory it describes. */
+export interface StatusLocation {
+	/** `null` in a DM. */
+	serverId: string | null;
+	channelId: string;
+	/** One persona's memory of the channel; left out, every persona's. */
+	personaId?: string | null;
+}
+
+/** What memory holds about one user (`/session status`). */
+export interface MemoryStatus {
+	privacyLevel: PrivacyLevel;
+	crossServerOptIn: boolean;
+	storage: StorageKind;
+	/** The user's live short-term entries (user scope), in servers and DMs. */
+	shortTermEntries: number;
+	/** Messages the user wrote that archives hold. */
+	archivedMessages: number;
+	hasProfile: boolean;
+	topics: number;
+	/** The live entry of the asked channel (server scope in a guild, user scope in a DM); absent when there is none. */
+	current?: { messages: number; hasSummary: boolean; expiresInMs: number };
+	ttl: { shortTermHours: number; summaryHours: number; archiveDays: number };
+}
+
+/** What `clearShortTerm` removed. */
+export interface ClearShortTermResult {
+	/** The user's own short-term entries deleted. */
+	entriesDeleted: number;
+	/** The user's messages removed from shared (server-scope) channel memories. */
+	messagesRemoved: number;
+}
+
+/** What `clearAll` removed. */
+export interface ClearAllResult extends ClearShortTermResult {
+	/** Archived messages removed (the user's own, and whole conversations of their DMs). */
+	archivedMessagesRemoved: number;
+	/** Summaries dropped because they may have been built from the user's messages. */
+	summariesDropped: number;
+	profileDeleted: boolean;
+	topicsDeleted: number;
+}
+
+/** A user's long-term profile. */
+export interface UserProfile {
+	/** `name: value` facts the user wants kept, e.g. `{ pronouns: 'she/her' }`. */
+	preferences: Record<string, string>;
+	notes: string[];
+	tags: string[];
+	/** Milliseconds since the epoch. */
+	updatedAt: number;
+}
+
+/** A change to a profile: preferences merge by name (`null` removes one); notes and tags are added once. */
+export interface ProfilePatch {
+	preferences?: Record<string, string | null>;
+	notes?: string[];
+	tags?: string[];
+}
+
+/** One topic note of a user. */
+export interface TopicNote {
+	/** The title lower-cased to a–z, 0–9 and "-", at most 64 characters: the topic's key. */
+	slug: string;
+	title: string;
+	note: string;
+	/** Milliseconds since the epoch. */
+	updatedAt: number;
+}
+
+/** A topic as listed (`/session forget` autocomplete). */
+export type TopicListing = Pick<TopicNote, 'slug' | 'title' | 'updatedAt'>;
+
+/** One message in an export. */
+export interface ExportedMessage {
+	id: string;
+	role: 'user' | 'persona';
+	/** `"DM"` in DMs. */
+	serverId: string;
+	channelId: string;
+	personaId: string | null;
+	authorName?: string;
+	text: string;
+	/** ISO 8601. */
+	at: string;
+}
+
+/** One of the user's own short-term entries in an export. */
+export interface ExportedEntry {
+	serverId: string;
+	channelId: string;
+	parentChannelId: string | null;
+	personaId: string | null;
+	summary: string | null;
+	categories: Record<string, string> | null;
+	lastUpdated: string;
+	expiresAt: string;
+	messages: ExportedMessage[];
+}
+
+/** Everything stored about one user, and nothing about anyone else (`/session export`). */
+export interface UserExport {
+	schemaVersion: number;
+	/** ISO 8601. */
+	exportedAt: string;
+	userId: string;
+	settings: { privacyLevel: PrivacyLevel; crossServerOptIn: boolean; clearedBefore?: string; erasedBefore?: string };
+	/** The user's own conversation memories: their messages and the personas' replies. */
+	shortTerm: ExportedEntry[];
+	/** The user's messages held in shared channel memories (server scope). */
+	sharedShortTerm: ExportedMessage[];
+	/** Archived messages the user wrote, and the personas' replies in their DMs. */
+	archive: ExportedMessage[];
+	profile: UserProfile | null;
+	topics: TopicNote[];
 }

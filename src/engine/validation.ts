@@ -65,3 +65,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 	if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid ${what}: ${z.prettifyError(parsed.error)}`);
 	return parsed.data;
 }
+
+/** Zod schema of a {@link StatusLocation}. */
+export const StatusLocationSchema = z.object({
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	personaId: IdSchema.nullish()
+});

@@ -107,6 +107,14 @@ describe.each(backends)('capture on $name', (backend) => {
 		});
 	});
 
+	describe('GIVEN a DM history whose member messages name no author', () => {
+		it('THEN they are filed as the user’s, since nobody else writes in their DM, so export and erasure find them', async () => {
+			const dm = snowflake();
+			await engine.recordTurn(turn({ serverId: null, channelId: dm, history: [{ role: 'user', text: 'anonymous in a DM', messageId: snowflake() }] }));
+			expect((await entry(Keys.userScope(MAYA.id, dm, 'sol')))!.messages[0]).toMatchObject({ text: 'anonymous in a DM', authorId: MAYA.id, authorName: 'Maya' });
+		});
+	});
+
 	describe('GIVEN text that needs cleaning', () => {
 		it('THEN system annotations go, custom emoji become :name:, and FULL users are dropped from the history', async () => {
 			await engine.setUserSettings(NOVA.id, { privacyLevel: PrivacyLevel.FULL });

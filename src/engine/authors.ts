@@ -1,0 +1,129 @@
+import { LRUCache } from 'lru-cache';
+import { Keys } from './keys';
+import type { MemoryStore } from './store';
+import type { StoredMessage } from './types';
+
+/** What the author index knows of one author in one live scope (its short-term entry and archive). */
+export interface AuthorListing {
+	/** Messages of the author the scope's archive took in. */
+	count: number;
+	/** Time of the author's newest message there, in milliseconds since the epoch. */
+	lastTs: number;
+}
+
+/** `index:author:<authorId>`: live scope key → listing. */
+export type AuthorListings = Record<string, AuthorListing>;
+
+interface KnownScope {
+	flushedAt: number;
+	/** Archived messages counted here but not yet written. */
+	pending: number;
+	lastTs: number;
+}
+
+/** How long a known (author, scope) pair only counts in memory before its count is written again. */
+export const AUTHOR_FLUSH_MS = 10 * 60_000;
+
+/**
+ * Lists, per author, the live scopes holding their messages, so that erasure, export and status find
+ * them without scanning the store. A pair already written in the last {@link AUTHOR_FLUSH_MS} only
+ * adds to an in-memory count, so a steady channel costs no extra reads or writes.
+ */
+export class AuthorIndex {
+	private readonly known: LRUCache<string, Map<string, KnownScope>>;
+
+	public constructor(
+		private readonly store: MemoryStore,
+		private readonly flushMs = AUTHOR_FLUSH_MS,
+		maxAuthors = 50_000
+	) {
+		this.known = new LRUCache({ max: maxAuthors });
+	}
+
+	/**
+	 * Notes that `landed` entered the live scope `scopeKey` and that its archive took in `archived`.
+	 * Only members' messages (role `user` with an author id) are indexed.
+	 */
+	public async record(scopeKey: string, landed: readonly StoredMessage[], archived: readonly StoredMessage[], now: number): Promise<void> {
+		const seen = new Map<string, { count: number; lastTs: number }>();
+		const note = (message: StoredMessage, count: number) => {
+			if (message.role !== 'user' || !message.authorId) return;
+			const current = seen.get(message.authorId) ?? { count: 0, lastTs: message.ts };
+			seen.set(message.authorId, { count: current.count + count, lastTs: Math.max(current.lastTs, message.ts) });
+		};
+		for (const message of landed) note(message, 0);
+		for (const message of archived) note(message, 1);
+
+		const writes: Promise<void>[] = [];
+		for (const [authorId, { count, lastTs }] of seen) {
+			let scopes = this.known.get(authorId);
+			if (!scopes) this.known.set(authorId, (scopes = new Map()));
+			const state = scopes.get(scopeKey);
+			if (state && now - state.flushedAt < this.flushMs) {
+				state.pending += count;
+				state.lastTs = Math.max(state.lastTs, lastTs);
+				continue;
+			}
+			const carried = state?.pending ?? 0;
+			const known = scopes;
+			known.set(scopeKey, { flushedAt: now, pending: 0, lastTs });
+			writes.push(
+				this.add(authorId, { [scopeKey]: { count: count + carried, lastTs: Math.max(lastTs, state?.lastTs ?? lastTs) } }).catch((error: unknown) => {
+					// Unwritten: the next sighting must write it.
+					known.delete(scopeKey);
+					throw error;
+				})
+			);
+		}
+		await Promise.all(writes);
+	}
+
+	/** The author's listings, with what this process counted but has not written yet. */
+	public async listings(authorId: string): Promise<AuthorListings> {
+		const listings = { ...(await this.store.get<AuthorListings>(Keys.authorIndex(authorId))) };
+		for (const [scopeKey, state] of this.known.peek(authorId) ?? []) {
+			if (state.pending === 0) continue;
+			const stored = listings[scopeKey];
+			listings[scopeKey] = { count: (stored?.count ?? 0) + state.pending, lastTs: Math.max(stored?.lastTs ?? state.lastTs, state.lastTs) };
+		}
+		return listings;
+	}
+
+	/** Forgets the author in `scopeKeys` (their messages there were erased); the key goes when empty. */
+	public async remove(authorId: string, scopeKeys: readonly string[]): Promise<void> {
+		const known = this.known.peek(authorId);
+		for (const scopeKey of scopeKeys) known?.delete(scopeKey);
+		await this.store.update<AuthorListings>(Keys.authorIndex(authorId), (current) => {
+			if (!current) return null;
+			const next = { ...current };
+			for (const scopeKey of scopeKeys) delete next[scopeKey];
+			return Object.keys(next).length === 0 ? 'delete' : { value: next };
+		});
+	}
+
+	/** Writes every count still held in memory (on close). */
+	public async flush(): Promise<void> {
+		const writes: Promise<void>[] = [];
+		for (const [authorId, scopes] of this.known.entries()) {
+			const changes: AuthorListings = {};
+			for (const [scopeKey, state] of scopes) {
+				if (state.pending === 0) continue;
+				changes[scopeKey] = { count: state.pending, lastTs: state.lastTs };
+				state.pending = 0;
+			}
+			if (Object.keys(changes).length > 0) writes.push(this.add(authorId, changes));
+		}
+		await Promise.all(writes);
+	}
+
+	private async add(authorId: string, changes: AuthorListings): Promise<void> {
+		await this.store.update<AuthorListings>(Keys.authorIndex(authorId), (current) => {
+			const next = { ...current };
+			for (const [scopeKey, change] of Object.entries(changes)) {
+				const stored = next[scopeKey];
+				next[scopeKey] = { count: (stored?.count ?? 0) + change.count, lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs) };
+			}
+			return { value: next };
+		});
+	}
+}
