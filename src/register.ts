@@ -3,6 +3,8 @@ import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
 import { MemoryEngine } from './engine/MemoryEngine';
+// The module augmentation (ClientOptions.memory, Container.memory) lives in the root entry.
+import type {} from './index';
 
 /** Adds memory to a Sapphire bot: `import 'sapphire-plugin-memory/register'`. */
 export class MemoryPlugin extends Plugin {

@@ -67,7 +67,12 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	let left = usable;
 	const separator = BudgetPolicy.blockSeparatorTokens;
 
-	const recent = recentBlock(recentMessages.filter(visible), Math.floor(usable * BudgetPolicy.recentShare));
+	const nudge = entry ? nudgeBlock(entry, config, left) : null;
+	if (nudge) {
+		blocks.nudge = nudge;
+		left -= nudge.tokens + separator;
+	}
+	const recent = recentBlock(recentMessages.filter(visible), Math.min(left, Math.floor(usable * BudgetPolicy.recentShare)));
 	if (recent) {
 		blocks.recent = recent;
 		left -= recent.tokens + separator;
@@ -98,6 +103,19 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const ordered = (['profile', 'nudge', 'summary', 'relevant', 'recent'] as const).flatMap((tier) => (blocks[tier] ? [blocks[tier]!] : []));
 	const tokens = ordered.reduce((sum, block) => sum + block.tokens, 0) + Math.max(0, ordered.length - 1) * separator;
 	return { text: ordered.map((block) => block.text).join('\n\n'), tokens, blocks: ordered };
+}
+
+/** The text of the nudge block; the tool's name is the one the plugin offers. */
+export function nudgeText(turns: number): string {
+	return `Memory: ${turns} turns since this conversation's summary was refreshed. Call update_short_term_memory with a short summary of what matters so far.`;
+}
+
+/** Asks the persona to refresh the summary every turn once `MEMORY_REFRESH_CADENCE` turns have passed without it. */
+function nudgeBlock(entry: ShortTermEntry, config: MemoryConfig, budget: number): ContextBlock | null {
+	if (entry.turnsSinceRefresh < config.refreshCadence) return null;
+	const text = nudgeText(entry.turnsSinceRefresh);
+	const tokens = tokenCount(text);
+	return tokens <= budget ? { tier: 'nudge', text, tokens, sourceIds: [] } : null;
 }
 
 function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | null {

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
+import { MemoryStore } from '../../src/engine/store';
+import type { ShortTermEntry } from '../../src/engine/types';
+import { backends, openEngine, TestClock } from '../support/backends';
+import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, turn } from '../support/turns';
+
+describe.each(backends)('summaries on $name', (backend) => {
+	const clock = new TestClock();
+	let engine: MemoryEngine;
+	let dispose: () => Promise<void>;
+	let store: MemoryStore;
+	const target = { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' };
+
+	beforeEach(async ({ skip }) => {
+		if (backend.skipReason) skip(backend.skipReason);
+		const opened = await openEngine(backend, { now: clock.now, config: { maxSummaryLength: 120 } });
+		({ engine, dispose } = opened);
+		store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
+	});
+	afterEach(async () => {
+		await store?.close();
+		await dispose?.();
+	});
+
+	describe('GIVEN a conversation with fewer turns than MEMORY_REFRESH_CADENCE', () => {
+		it('THEN there is no nudge block', async () => {
+			for (let index = 0; index < 4; index++) await engine.recordTurn(turn({ text: `turn ${index}` }));
+			expect((await engine.buildContext(ask())).blocks.map((block) => block.tier)).not.toContain('nudge');
+		});
+	});
+
+	describe('GIVEN MEMORY_REFRESH_CADENCE turns without a summary', () => {
+		beforeEach(async () => {
+			for (let index = 0; index < 5; index++) await engine.recordTurn(turn({ text: `turn ${index}` }));
+		});
+
+		it('THEN every context carries a nudge naming the tool, until the tool is called', async () => {
+			for (let index = 0; index < 2; index++) {
+				const context = await engine.buildContext(ask());
+				const nudge = context.blocks.find((block) => block.tier === 'nudge');
+				expect(nudge?.text).toContain('update_short_term_memory');
+				await engine.recordTurn(turn({ text: `more ${index}` }));
+			}
+			await engine.updateShortTermMemory(target, 'Maya counted turns.');
+			expect((await engine.buildContext(ask())).blocks.map((block) => block.tier)).not.toContain('nudge');
+		});
+
+		it('THEN the summary is written to both scopes, keeps the crude messages and resets the counter', async () => {
+			const result = await engine.updateShortTermMemory(target, '  Maya likes {user} beagles. {persona.name} agreed.  ');
+			expect(result.summary).toBe('Maya likes beagles. agreed.');
+			for (const key of [Keys.userScope(MAYA.id, CHANNEL, 'sol'), Keys.serverScope(GUILD, CHANNEL, 'sol')]) {
+				const entry = (await store.get<ShortTermEntry>(key))!;
+				expect(entry.summary).toBe('Maya likes beagles. agreed.');
+				expect(entry.turnsSinceRefresh).toBe(0);
+				expect(entry.lastUpdated).toBe(clock.current);
+			}
+			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.length).toBe(10);
+			expect((await engine.buildContext(ask())).blocks[0]).toMatchObject({ tier: 'summary', text: expect.stringContaining('Maya likes beagles.') });
+		});
+	});
+
+	describe('GIVEN bad tool calls', () => {
+		it('THEN non-strings, empty summaries, a second call in the same turn and FULL users are refused with a readable error', async () => {
+			await expect(engine.updateShortTermMemory(target, 42)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('string') });
+			await expect(engine.updateShortTermMemory(target, '  {user}  ')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('non-empty') });
+			await engine.updateShortTermMemory({ ...target, turnId: '77' }, 'first');
+			await expect(engine.updateShortTermMemory({ ...target, turnId: '77' }, 'second')).rejects.toMatchObject({ message: expect.stringContaining('already updated in this turn') });
+			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.FULL });
+			await expect(engine.updateShortTermMemory(target, 'anything')).rejects.toMatchObject({ message: expect.stringContaining('disabled') });
+		});
+
+		it('THEN a long summary is cut to SHORT_TERM_MEMORY_MAX_SUMMARY_LENGTH', async () => {
+			const { summary } = await engine.updateShortTermMemory(target, 'word '.repeat(100));
+			expect(summary.length).toBeLessThanOrEqual(120);
+			expect(summary.endsWith('…')).toBe(true);
+		});
+	});
+
+	describe('GIVEN a DM', () => {
+		it('THEN only the user scope gets the summary', async () => {
+			const { keys } = await engine.updateShortTermMemory({ ...target, serverId: null, channelId: DM_CHANNEL }, 'dm summary');
+			expect(keys).toEqual([Keys.userScope(MAYA.id, DM_CHANNEL, 'sol')]);
+		});
+	});
+});
