@@ -78,7 +78,8 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 
 	const keys: string[] = [];
 	for (const [personaId, group] of groups) {
-		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), forgotten.get(turn.userId) ?? Number.NEGATIVE_INFINITY, now)));
+		const barrier = forgotten.get(turn.userId) ?? Number.NEGATIVE_INFINITY;
+		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), group.messages, barrier, now)));
 	}
 	return { written: true, keys };
 }
@@ -110,6 +111,7 @@ async function writeScopes(
 	personaId: string | null,
 	lineageId: string | null,
 	messages: StoredMessage[],
+	responses: readonly StoredMessage[],
 	userBarrier: number,
 	now: number
 ): Promise<string[]> {
@@ -121,6 +123,10 @@ async function writeScopes(
 
 	const written = await deps.store.lock.runAll([...keys, Keys.archiveHead(liveKey)], async () => {
 		const stored = await deps.store.getMany<ShortTermEntry>(keys);
+		const liveStored = stored[keys.indexOf(liveKey)];
+		// A turn recorded again (its responses are all there already) does not count as another turn.
+		const liveIds = new Set(liveStored && !isExpired(liveStored, config, now) ? liveStored.messages.map((message) => message.id) : []);
+		const repeated = responses.every((response) => liveIds.has(response.id));
 		let landed: StoredMessage[] = [];
 		const entries = keys.map((key, index) => {
 			const previous = stored[index];
@@ -146,7 +152,7 @@ async function writeScopes(
 				summary: current?.summary ?? null,
 				categories: current?.categories ?? null,
 				lastUpdated: now,
-				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey ? 1 : 0)
+				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey && !repeated ? 1 : 0)
 			};
 			return { key, entry };
 		});

@@ -3,7 +3,7 @@ import { BudgetPolicy, fitMessages, measured } from './budget';
 import type { MemoryConfig } from './config';
 import { byTime, isExpired } from './entry';
 import { live, type Listings, type ScopeListing } from './directory';
-import { datedLines, relativeTime } from './format';
+import { datedLines, dayLabel, messageLine, oneLine, relativeTime } from './format';
 import { DM_SERVER_ID, Keys } from './keys';
 import type { StoredTopics } from './longterm';
 import { profileBlock } from './profileTier';
@@ -57,6 +57,8 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	collect(recentMessages);
 	for (const { entry: other } of otherEntries) if (other) collect(other.messages);
 	collect(hits.map((hit) => hit.message));
+	// The relevant tier also shows the hits' neighbours: their authors must be looked up too.
+	collect(hits.flatMap((hit) => [index?.neighbour(hit.message.id, 1), index?.neighbour(hit.message.id, -1)].filter((message): message is StoredMessage => Boolean(message))));
 	const authorIds = [...authors];
 	const levels = await deps.settings.manyUsers(authorIds);
 	const invisible = new Set(authorIds.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));
@@ -126,8 +128,9 @@ function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | 
 	if (chosen.length === 0) {
 		// Even the newest message alone is too long: show its end-cut beginning rather than nothing.
 		const newest = [...messages].sort(byTime).at(-1)!;
-		const room = budget - fixed - 12;
-		const text = truncateToTokens(newest.text, room);
+		// The date line, the time and the speaker take their tokens too.
+		const room = budget - fixed - tokenCount(`${dayLabel(newest.ts)}:`) - tokenCount(messageLine({ ...newest, text: '' })) - 2;
+		const text = truncateToTokens(oneLine(newest.text), room);
 		if (!text) return null;
 		chosen = fitMessages([{ ...newest, text }], budget, fixed);
 		if (chosen.length === 0) return null;

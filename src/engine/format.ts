@@ -7,11 +7,16 @@ export function dayLabel(ts: number): string {
 	return new Date(ts).toISOString().slice(0, 10);
 }
 
+/** The text on one line: a line break inside a message must not start a line of its own. */
+export function oneLine(text: string): string {
+	return text.replace(/\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
+}
+
 /** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
 export function messageLine(message: StoredMessage): string {
 	const time = new Date(message.ts).toISOString().slice(11, 16);
 	const speaker = message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
-	return `[${time}] ${speaker}: ${message.text}`;
+	return `[${time}] ${speaker}: ${oneLine(message.text)}`;
 }
 
 /** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */

@@ -1,4 +1,4 @@
-import { countTokens, decode, encode } from 'gpt-tokenizer';
+import { countTokens } from 'gpt-tokenizer';
 import { LRUCache } from 'lru-cache';
 
 // Lines recur across contexts (the same message in many replies), so their counts are cached.
@@ -25,15 +25,23 @@ export function joinedTokenCount(lines: readonly string[]): number {
 	return total;
 }
 
-/** Cuts `text` to at most `maxTokens` tokens, marking the cut with an ellipsis. */
+/**
+ * Cuts `text` to at most `maxTokens` tokens, marking the cut with an ellipsis. Cuts between code points
+ * (never inside one), and never calls gpt-tokenizer's `decode`, whose shared streaming TextDecoder
+ * carries the bytes of a split character over into the next call.
+ */
 export function truncateToTokens(text: string, maxTokens: number): string {
 	if (maxTokens <= 0) return '';
 	if (tokenCount(text) <= maxTokens) return text;
-	const tokens = encode(text);
-	// One token is kept for the ellipsis; decoding a prefix can split a character, so trim until it fits.
-	for (let keep = maxTokens - 1; keep > 0; keep--) {
-		const cut = `${decode(tokens.slice(0, keep)).replace(/\uFFFD+$/, '').trimEnd()}…`;
-		if (tokenCount(cut) <= maxTokens) return cut;
+	const chars = Array.from(text);
+	const cut = (length: number) => `${chars.slice(0, length).join('').trimEnd()}…`;
+	// The longest prefix that fits, found by bisection (a prefix of a prefix never counts more in practice).
+	let low = 0;
+	let high = chars.length - 1;
+	while (low < high) {
+		const middle = Math.ceil((low + high) / 2);
+		if (tokenCount(cut(middle)) <= maxTokens) low = middle;
+		else high = middle - 1;
 	}
-	return '';
+	return low > 0 && tokenCount(cut(low)) <= maxTokens ? cut(low) : '';
 }
