@@ -7,12 +7,21 @@ export { BudgetPolicy } from './engine/budget';
 export { Keys } from './engine/keys';
 export { tokenCount } from './engine/tokens';
 export type { SummaryTarget } from './engine/summary';
-export { ShortTermMemoryToolSchema, cleanSummary } from './engine/summary';
+export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './engine/summary';
 export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase } from './discord/events';
 export type { MemoryPluginOptions } from './discord/options';
 export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './discord/turn';
 export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './discord/context';
-export { shortTermMemoryTool, handleShortTermMemoryTool, SHORT_TERM_MEMORY_TOOL_NAME } from './discord/tool';
+export {
+	shortTermMemoryTool,
+	shortTermMemoryToolFor,
+	handleShortTermMemoryTool,
+	SHORT_TERM_MEMORY_TOOL_NAME,
+	rememberTool,
+	handleRememberTool,
+	REMEMBER_TOOL_NAME
+} from './discord/tool';
+export { RememberToolSchema, type RememberArguments } from './engine/remember';
 
 import type { MemoryEngine } from './engine/MemoryEngine';
 import type { MemoryErrorContext, MemoryEvents } from './discord/events';

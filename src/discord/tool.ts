@@ -2,7 +2,8 @@ import { container } from '@sapphire/framework';
 import type { Message } from 'discord.js';
 import { z } from 'zod';
 import { MemoryError } from '../engine/errors';
-import { ShortTermMemoryToolSchema } from '../engine/summary';
+import { RememberToolSchema } from '../engine/remember';
+import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine/summary';
 import { MemoryEvents } from './events';
 import type { PersonaIdentity } from './turn';
 
@@ -24,6 +25,24 @@ export const shortTermMemoryTool = Object.freeze({
 });
 
 /**
+ * The tool as offered in one server: in category mode (`setServerSettings(id, { summaryCategories })`)
+ * it asks for one required string per category. Falls back to {@link shortTermMemoryTool} in DMs and
+ * when memory is unavailable.
+ * @example
+ * const tools = [await shortTermMemoryToolFor(message.guildId)];
+ */
+export async function shortTermMemoryToolFor(guildId: string | null): Promise<typeof shortTermMemoryTool> {
+	if (guildId === null) return shortTermMemoryTool;
+	try {
+		const { summaryCategories } = await container.memory.getServerSettings(guildId);
+		if (summaryCategories.length === 0) return shortTermMemoryTool;
+		return { type: 'function', function: { ...shortTermMemoryTool.function, parameters: z.toJSONSchema(shortTermMemoryToolSchema(summaryCategories)) } };
+	} catch {
+		return shortTermMemoryTool;
+	}
+}
+
+/**
  * Runs one call of `update_short_term_memory` for a reply to `message`. Returns the JSON text to send
  * back to the LLM as the tool result: `{ "ok": true, … }` or `{ "ok": false, "error": "…" }`. Never throws.
  * @example
@@ -33,7 +52,7 @@ export const shortTermMemoryTool = Object.freeze({
 export async function handleShortTermMemoryTool(args: unknown, message: Message, persona: PersonaIdentity = {}): Promise<string> {
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
-		const summary = parsed && typeof parsed === 'object' ? (parsed as { summary?: unknown }).summary : undefined;
+		if (typeof parsed !== 'object' || parsed === null) throw new MemoryError('INVALID_INPUT', 'The tool arguments must be a JSON object, such as {"summary": "…"}.');
 		const channel = message.channel;
 		const result = await container.memory.updateShortTermMemory(
 			{
@@ -45,13 +64,47 @@ export async function handleShortTermMemoryTool(args: unknown, message: Message,
 				personaLineageId: persona.lineageId ?? null,
 				turnId: message.id
 			},
-			summary
+			parsed
 		);
 		return JSON.stringify({ ok: true, stored: result.summary.length, summary: result.summary });
 	} catch (error) {
 		if (error instanceof MemoryError && error.code === 'INVALID_INPUT') return JSON.stringify({ ok: false, error: error.message });
 		message.client.emit(MemoryEvents.Error, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
 		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; the summary was not stored.' });
+	}
+}
+
+/** The `remember` tool's name, as the LLM calls it. */
+export const REMEMBER_TOOL_NAME = 'remember';
+
+/**
+ * The `remember` tool: lets the persona's LLM keep a preference, a note, a tag or a topic note about
+ * the member it is talking to (MINIMAL privacy only). Pass its calls to {@link handleRememberTool}.
+ */
+export const rememberTool = Object.freeze({
+	type: 'function' as const,
+	function: {
+		name: REMEMBER_TOOL_NAME,
+		description:
+			'Remember something lasting about the user you are talking to: a preference, a fact, a tag, or a titled topic note. Only for things they would want remembered; the user can see and delete it with /session.',
+		parameters: z.toJSONSchema(RememberToolSchema)
+	}
+});
+
+/**
+ * Runs one call of `remember` for the author of `message`. Returns the JSON text to send back to the
+ * LLM: `{ "ok": true, … }`, or `{ "ok": false, "error": "…" }` (for example when the member's privacy
+ * level keeps no profile). Never throws.
+ */
+export async function handleRememberTool(args: unknown, message: Message): Promise<string> {
+	try {
+		const parsed = typeof args === 'string' ? parseJson(args) : args;
+		const result = await container.memory.remember(message.author.id, parsed);
+		return JSON.stringify({ ok: true, ...result });
+	} catch (error) {
+		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED')) return JSON.stringify({ ok: false, error: error.message });
+		message.client.emit(MemoryEvents.Error, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
+		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; nothing was stored.' });
 	}
 }
 

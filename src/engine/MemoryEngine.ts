@@ -11,6 +11,7 @@ import { MemoryError } from './errors';
 import * as LongTerm from './longterm';
 import { assertId, SettingsRepository } from './settings';
 import { wipeChannel } from './moderation';
+import { parseRemember, type RememberArguments } from './remember';
 import { MemoryStore } from './store';
 import { type SummaryTarget, SummaryWriter } from './summary';
 import {
@@ -172,11 +173,26 @@ export class MemoryEngine {
 
 	/**
 	 * Stores the summary the persona's LLM wrote with `update_short_term_memory`, in the user scope
-	 * and, outside DMs, the server scope. Rejects with `INVALID_INPUT` (a message the LLM can read).
+	 * and, outside DMs, the server scope. `input` is the summary string or the tool's arguments
+	 * (`{ summary }`, or one string per category when the server set `summaryCategories`).
+	 * Rejects with `INVALID_INPUT` (a message the LLM can read).
 	 */
-	public async updateShortTermMemory(target: SummaryTarget, summary: unknown): Promise<{ summary: string; keys: string[] }> {
+	public async updateShortTermMemory(target: SummaryTarget, input: unknown): Promise<{ summary: string; categories: Record<string, string> | null; keys: string[] }> {
 		this.assertOpen();
-		return this.summaries.write(target, summary, this.now());
+		return this.summaries.write(target, input, this.now());
+	}
+
+	/**
+	 * Saves what the persona's LLM asked to `remember` about a user: a preference, a note, a tag or a
+	 * topic note. Refused with `PRIVACY_REFUSED` for PARTIAL and FULL users; `INVALID_INPUT` otherwise.
+	 */
+	public async remember(userId: string, input: unknown): Promise<{ kind: RememberArguments['kind']; saved: string }> {
+		this.assertOpen();
+		const { kind, name, text } = parseRemember(input);
+		if (kind === 'topic') return { kind, saved: (await this.saveTopic(userId, name!, text)).slug };
+		const patch = kind === 'preference' ? { preferences: { [name!.trim()]: text } } : kind === 'note' ? { notes: [text] } : { tags: [text] };
+		await this.updateProfile(userId, patch);
+		return { kind, saved: kind === 'preference' ? name!.trim() : text.trim() };
 	}
 
 	/** A moderator's wipe of everything remembered in one guild channel. */

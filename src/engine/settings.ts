@@ -13,7 +13,12 @@ const UserSettingsPatch = z.object({
 });
 
 const ServerSettingsPatch = z.object({
-	privateChannelIds: z.array(z.string().min(1).max(64)).max(10_000).optional()
+	privateChannelIds: z.array(z.string().min(1).max(64)).max(10_000).optional(),
+	summaryCategories: z
+		.array(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a category name is 1 to 32 lower-case letters, digits or "_", starting with a letter'))
+		.max(5, 'at most 5 summary categories')
+		.refine((names) => new Set(names).size === names.length, 'summary categories must be distinct')
+		.optional()
 });
 
 /** Ids are Discord snowflakes in practice; anything printable and short is accepted. */
@@ -85,7 +90,7 @@ export class SettingsRepository {
 		const cached = this.servers.get(serverId);
 		if (cached) return cached;
 		const stored = await this.store.get<ServerSettings>(Keys.serverSettings(serverId));
-		const settings = { privateChannelIds: stored?.privateChannelIds ?? [] };
+		const settings = { privateChannelIds: stored?.privateChannelIds ?? [], summaryCategories: stored?.summaryCategories ?? [] };
 		this.servers.set(serverId, settings);
 		return settings;
 	}
@@ -95,7 +100,7 @@ export class SettingsRepository {
 		const parsed = ServerSettingsPatch.safeParse(patch);
 		if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid server settings: ${z.prettifyError(parsed.error)}`);
 		const next = await this.store.update<ServerSettings>(Keys.serverSettings(serverId), (current) => ({
-			value: { privateChannelIds: [], ...current, ...stripUndefined(parsed.data) }
+			value: { privateChannelIds: [], summaryCategories: [], ...current, ...stripUndefined(parsed.data) }
 		}));
 		this.servers.set(serverId, next!);
 		return { ...next! };

@@ -106,6 +106,11 @@ export interface UserSettings {
 
 export interface ServerSettings {
 	privateChannelIds: string[];
+	/**
+	 * Category mode: up to 5 names; the summary tool then asks for one text per category, and the
+	 * category map replaces the previous one. Empty: one free-form summary.
+	 */
+	summaryCategories: string[];
 }
 
 /** A message as the store keeps it. */

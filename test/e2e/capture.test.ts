@@ -3,7 +3,7 @@ import { container } from '@sapphire/framework';
 import Keyv from 'keyv';
 import { ChannelType, type ThreadChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleShortTermMemoryTool, Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, shortTermMemoryTool } from '../../src';
+import { handleRememberTool, handleShortTermMemoryTool, Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel, rememberTool, shortTermMemoryTool, shortTermMemoryToolFor } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
 import {
 	ALICE,
@@ -288,6 +288,47 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			expect(notString).toEqual({ ok: false, error: expect.stringContaining('string') });
 			expect(badJson).toEqual({ ok: false, error: expect.stringContaining('JSON') });
 			expect((await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol')))?.summary).toBe('first summary');
+		});
+	});
+
+	describe('GIVEN the server uses category mode', () => {
+		it('THEN the tool asks for one required string per category, and a call replaces the category map', async () => {
+			await container.memory.setServerSettings(GUILD_ID, { summaryCategories: ['plans', 'mood'] });
+			const tool = await shortTermMemoryToolFor(GUILD_ID);
+			expect(tool.function.parameters).toMatchObject({ type: 'object', required: ['plans', 'mood'] });
+			expect((await shortTermMemoryToolFor(null)).function.parameters).toMatchObject({ required: ['summary'] });
+
+			const { exchange } = await converse(ALICE.id, RANDOM, 'plans for the weekend?');
+			const missing = JSON.parse(await handleShortTermMemoryTool({ plans: 'hike on Saturday' }, exchange.message, { id: SOL.id }));
+			expect(missing).toEqual({ ok: false, error: expect.stringContaining('mood') });
+			const answer = JSON.parse(await handleShortTermMemoryTool({ plans: 'hike on Saturday', mood: 'excited' }, exchange.message, { id: SOL.id }));
+			expect(answer.ok).toBe(true);
+			expect((await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol')))).toMatchObject({ summary: null, categories: { plans: 'hike on Saturday', mood: 'excited' } });
+			const next = await converse(ALICE.id, RANDOM, 'what did we plan?');
+			expect(next.exchange.context.blocks.find((block) => block.tier === 'summary')?.text).toContain('plans: hike on Saturday');
+			await container.memory.setServerSettings(GUILD_ID, { summaryCategories: [] });
+		});
+	});
+
+	describe('GIVEN the remember tool', () => {
+		it('THEN it is offered with a JSON schema, and a call saves to the member’s profile or topics', async () => {
+			expect(rememberTool.function).toMatchObject({ name: 'remember', parameters: { required: expect.arrayContaining(['kind', 'text']) } });
+			const { exchange } = await converse(ALICE.id, GENERAL, 'I am vegetarian, by the way');
+			expect(JSON.parse(await handleRememberTool('{"kind":"preference","name":"diet","text":"vegetarian"}', exchange.message))).toMatchObject({ ok: true, kind: 'preference' });
+			expect(JSON.parse(await handleRememberTool({ kind: 'topic', name: 'Garden', text: 'growing tomatoes on the balcony' }, exchange.message))).toMatchObject({ ok: true, saved: 'garden' });
+			expect((await container.memory.getProfile(ALICE.id))?.preferences.diet).toBe('vegetarian');
+			expect((await container.memory.getTopic(ALICE.id, 'garden'))?.note).toContain('tomatoes');
+			const bad = JSON.parse(await handleRememberTool({ kind: 'preference', text: 'no name' }, exchange.message));
+			expect(bad).toEqual({ ok: false, error: expect.stringContaining('name') });
+		});
+
+		it('WHEN the member is PARTIAL THEN it is refused with a reason the LLM can read', async () => {
+			const { exchange } = await converse(CAROL.id, GENERAL, 'remember my birthday is in May');
+			await container.memory.setUserSettings(CAROL.id, { privacyLevel: PrivacyLevel.PARTIAL });
+			const refused = JSON.parse(await handleRememberTool({ kind: 'note', text: 'birthday in May' }, exchange.message));
+			expect(refused).toEqual({ ok: false, error: expect.stringContaining('PARTIAL') });
+			expect(await container.memory.getProfile(CAROL.id)).toBeNull();
+			await container.memory.setUserSettings(CAROL.id, { privacyLevel: PrivacyLevel.MINIMAL });
 		});
 	});
 

@@ -77,6 +77,48 @@ describe.each(backends)('summaries on $name', (backend) => {
 		});
 	});
 
+	describe('GIVEN a server in category mode', () => {
+		beforeEach(async () => {
+			await engine.setServerSettings(GUILD, { summaryCategories: ['plans', 'people'] });
+		});
+
+		it('THEN every category is required, the map replaces the old one, and the summary tier shows it', async () => {
+			await engine.recordTurn(turn());
+			await expect(engine.updateShortTermMemory(target, 'free text')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('plans, people') });
+			await expect(engine.updateShortTermMemory(target, { plans: 'x', people: 7 })).rejects.toMatchObject({ message: expect.stringContaining('people') });
+			await engine.updateShortTermMemory(target, { plans: 'trip to Porto', people: 'Maya, Theo' });
+			await engine.updateShortTermMemory(target, { plans: 'trip moved to June', people: '{user} and Theo' });
+			const entry = (await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!;
+			expect(entry).toMatchObject({ summary: null, categories: { plans: 'trip moved to June', people: 'and Theo' } });
+			const summary = (await engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
+			expect(summary.text).toContain('plans: trip moved to June');
+		});
+
+		it('THEN more than five or malformed category names are refused', async () => {
+			await expect(engine.setServerSettings(GUILD, { summaryCategories: ['a', 'b', 'c', 'd', 'e', 'f'] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('at most 5') });
+			await expect(engine.setServerSettings(GUILD, { summaryCategories: ['Bad Name'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+		});
+
+		it('THEN a DM still takes one free-form summary', async () => {
+			const { summary } = await engine.updateShortTermMemory({ ...target, serverId: null, channelId: DM_CHANNEL }, { summary: 'dm talk' });
+			expect(summary).toBe('dm talk');
+		});
+	});
+
+	describe('GIVEN the remember tool', () => {
+		it('THEN a MINIMAL user gets preferences, notes, tags and topics saved, and PARTIAL or FULL users are refused', async () => {
+			await engine.remember(MAYA.id, { kind: 'preference', name: 'tea', text: 'green, no sugar' });
+			await engine.remember(MAYA.id, { kind: 'note', text: 'has a beagle named Biscuit' });
+			await engine.remember(MAYA.id, { kind: 'tag', text: 'runner' });
+			expect(await engine.remember(MAYA.id, { kind: 'topic', name: 'Porto trip', text: 'June 4 to 9' })).toEqual({ kind: 'topic', saved: 'porto-trip' });
+			expect(await engine.getProfile(MAYA.id)).toMatchObject({ preferences: { tea: 'green, no sugar' }, notes: ['has a beagle named Biscuit'], tags: ['runner'] });
+			await expect(engine.remember(MAYA.id, { kind: 'topic', text: 'no title' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+			await expect(engine.remember(MAYA.id, { kind: 'opinion', text: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.PARTIAL });
+			await expect(engine.remember(MAYA.id, { kind: 'note', text: 'anything' })).rejects.toMatchObject({ code: 'PRIVACY_REFUSED' });
+		});
+	});
+
 	describe('GIVEN a DM', () => {
 		it('THEN only the user scope gets the summary', async () => {
 			const { keys } = await engine.updateShortTermMemory({ ...target, serverId: null, channelId: DM_CHANNEL }, 'dm summary');
