@@ -12,7 +12,6 @@ export function processTerm(term: string): string | null {
 	return stem(lower);
 }
 
-/** A BM25 hit: the message and its score. */
 /** How many messages on each side count as a message's surroundings. */
 export const AROUND_WINDOW = 2;
 /** Weight of the surroundings against the message's own words. */
@@ -22,6 +21,18 @@ interface IndexedMessage extends StoredMessage {
 	around: string;
 }
 
+/**
+ * Query terms found in more than this share of the messages (and at least {@link COMMON_TERM_MIN_DOCS})
+ * are left out of the search: they rank nothing apart and would make a query read most of the index.
+ */
+export const COMMON_TERM_SHARE = 0.05;
+export const COMMON_TERM_MIN_DOCS = 40;
+/** When every query term is common, the rarest ones still search. */
+const RAREST_KEPT = 2;
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** A BM25 hit: the message and its score. */
 export interface SearchHit {
 	message: StoredMessage;
 	score: number;
@@ -42,6 +53,8 @@ export class ScopeIndex {
 	});
 
 	private readonly messages = new Map<string, StoredMessage>();
+	/** How many messages use each (stemmed) term, to leave common terms out of a query. */
+	private readonly documentFrequency = new Map<string, number>();
 	/** Ids in archive order, and each id's place in it, for neighbour look-ups. */
 	private order: string[] = [];
 	private readonly position = new Map<string, number>();
@@ -51,17 +64,19 @@ export class ScopeIndex {
 		return this.messages.size;
 	}
 
+	/** Adds messages in archive order; each is indexed once, and the few before it learn their new neighbours. */
 	public add(messages: readonly StoredMessage[]): void {
+		const start = this.order.length;
 		for (const message of messages) {
 			if (this.messages.has(message.id)) continue;
 			this.messages.set(message.id, message);
 			this.position.set(message.id, this.order.length);
 			this.order.push(message.id);
-			const at = this.order.length - 1;
-			this.index.add(this.indexed(at));
-			// The messages just before gain this one as a neighbour.
-			for (let before = Math.max(0, at - AROUND_WINDOW); before < at; before++) this.index.replace(this.indexed(before));
+			for (const term of termsOf(message.text)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
 		}
+		if (this.order.length === start) return;
+		for (let at = start; at < this.order.length; at++) this.index.add(this.indexed(at));
+		for (let before = Math.max(0, start - AROUND_WINDOW); before < start; before++) this.index.replace(this.indexed(before));
 	}
 
 	private indexed(at: number): IndexedMessage {
@@ -73,17 +88,20 @@ export class ScopeIndex {
 		return { ...message, around: around.join(' ') };
 	}
 
+	/**
+	 * Removes messages. The index is rebuilt from what is left, so no removed word survives in a
+	 * neighbour's surroundings or in the term counts (removal is rare: an erasure or a sweep).
+	 */
 	public remove(ids: Iterable<string>): void {
-		let removed = false;
-		for (const id of ids) {
-			if (!this.messages.delete(id)) continue;
-			this.index.discard(id);
-			removed = true;
-		}
-		if (!removed) return;
-		this.order = this.order.filter((id) => this.messages.has(id));
+		const gone = new Set([...ids].filter((id) => this.messages.has(id)));
+		if (gone.size === 0) return;
+		const kept = this.order.filter((id) => !gone.has(id)).map((id) => this.messages.get(id)!);
+		this.index.removeAll();
+		this.messages.clear();
+		this.documentFrequency.clear();
 		this.position.clear();
-		this.order.forEach((id, index) => this.position.set(id, index));
+		this.order = [];
+		this.add(kept);
 	}
 
 	/** The message `offset` places after (or, negative, before) `id` in the archive. */
@@ -102,9 +120,11 @@ export class ScopeIndex {
 		return this.messages.values();
 	}
 
-	/** Hits for `query`, best first. */
+	/** Hits for `query`, best first. Terms most messages share are left out (see {@link COMMON_TERM_SHARE}). */
 	public search(query: string, limit = 200): SearchHit[] {
-		const results = this.index.search(query);
+		const terms = this.queryTerms(query);
+		if (terms.length === 0) return [];
+		const results = this.index.search(terms.join(' '), { tokenize: (text) => text.split(' '), processTerm: (term) => term });
 		const hits: SearchHit[] = [];
 		for (const result of results) {
 			const message = this.messages.get(result.id as string);
@@ -114,4 +134,22 @@ export class ScopeIndex {
 		}
 		return hits;
 	}
+
+	private queryTerms(query: string): string[] {
+		const known = [...new Set(termsOf(query))].map((term) => ({ term, count: this.documentFrequency.get(term) ?? 0 })).filter(({ count }) => count > 0);
+		const common = Math.max(COMMON_TERM_MIN_DOCS, this.messages.size * COMMON_TERM_SHARE);
+		const distinctive = known.filter(({ count }) => count <= common);
+		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
+		return chosen.map(({ term }) => term);
+	}
+}
+
+/** The distinct stemmed terms of a text, as the index sees them. */
+function termsOf(text: string): Set<string> {
+	const terms = new Set<string>();
+	for (const token of tokenize(text)) {
+		const term = processTerm(token);
+		if (term) terms.add(term);
+	}
+	return terms;
 }
