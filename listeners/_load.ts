@@ -1,10 +1,17 @@
 import { container } from '@sapphire/framework';
 import { PluginListener as PluginMemoryError } from './PluginMemoryError';
+import { PluginListener as PluginMessageDelete } from './PluginMessageDelete';
+import { PluginListener as PluginMessageDeleteBulk } from './PluginMessageDeleteBulk';
+import { PluginListener as PluginMessageUpdate } from './PluginMessageUpdate';
 import { PluginListener as PluginTurnCompleted } from './PluginTurnCompleted';
 
 /** Loads the plugin's listeners as virtual pieces, so they work from `dist/` in CommonJS and ESM. */
 export async function loadListeners(options: { defaultErrorListener?: boolean }): Promise<void> {
 	const store = 'listeners';
 	await container.stores.loadPiece({ name: 'PluginTurnCompleted', piece: PluginTurnCompleted, store });
+	// Edits and deletions on Discord stop background summaries that cite those messages from serving.
+	await container.stores.loadPiece({ name: 'PluginMessageUpdate', piece: PluginMessageUpdate, store });
+	await container.stores.loadPiece({ name: 'PluginMessageDelete', piece: PluginMessageDelete, store });
+	await container.stores.loadPiece({ name: 'PluginMessageDeleteBulk', piece: PluginMessageDeleteBulk, store });
 	if (options.defaultErrorListener !== false) await container.stores.loadPiece({ name: 'PluginMemoryError', piece: PluginMemoryError, store });
 }

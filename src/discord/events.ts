@@ -9,7 +9,7 @@ export const MemoryEvents = {
 } as const;
 
 /** Where in the plugin an error happened. */
-export type MemoryErrorPhase = 'open' | 'capture' | 'context' | 'command' | 'tool';
+export type MemoryErrorPhase = 'open' | 'capture' | 'context' | 'command' | 'tool' | 'message-change';
 
 /** The payload of {@link MemoryEvents.Error}. */
 export interface MemoryErrorContext {

@@ -9,10 +9,16 @@ import { ScopeDirectory } from './directory';
 import * as Erasure from './erasure';
 import { MemoryError } from './errors';
 import * as LongTerm from './longterm';
+import { keptPastExpiryMs } from './maintenance/grace';
+import { Registry } from './maintenance/registry';
+import { type SweepCounters, SweepSchedule } from './maintenance/schedule';
+import { sweep, type SweepResult } from './maintenance/sweep';
 import { assertId, SettingsRepository } from './settings';
 import { wipeChannel } from './moderation';
 import { parseRemember, type RememberArguments } from './remember';
+import { markSummariesStale } from './staleness';
 import { MemoryStore } from './store';
+import { BackgroundSummarizer, type SummarizerCounters, summarizerCounters } from './summarizer';
 import { type SummaryTarget, SummaryWriter } from './summary';
 import {
 	type ClearAllResult,
@@ -21,10 +27,12 @@ import {
 	type MemoryContext,
 	type MemoryStatus,
 	type MemoryTurn,
+	type MessagesChange,
 	PrivacyLevel,
 	type ProfilePatch,
 	type RecordTurnResult,
 	type ServerSettings,
+	type ShortTermEntry,
 	type SkipReason,
 	type StatusLocation,
 	type TopicListing,
@@ -33,7 +41,7 @@ import {
 	type UserProfile,
 	type UserSettings
 } from './types';
-import { ContextRequestSchema, MemoryTurnSchema, parseInput, StatusLocationSchema } from './validation';
+import { ContextRequestSchema, MemoryTurnSchema, MessagesChangeSchema, parseInput, StatusLocationSchema } from './validation';
 
 /** Where the engine logs; `console` fits, and so does Sapphire's `container.logger`. */
 export interface MemoryLogger {
@@ -62,6 +70,10 @@ export interface MemoryCounters {
 	turnsRecorded: number;
 	turnsSkipped: Record<SkipReason, number>;
 	contextsBuilt: number;
+	/** The background summarizer's calls, answers, caps, tokens and cost (`enabled: false` when it is off). */
+	summarizer: SummarizerCounters;
+	/** Sweeps completed and failed, and what the last one deleted. */
+	sweeps: SweepCounters;
 }
 
 /**
@@ -86,20 +98,27 @@ export class MemoryEngine {
 	private readonly counters: MemoryCounters = {
 		turnsRecorded: 0,
 		turnsSkipped: { 'stop-response': 0, 'empty-history': 0, 'privacy-full': 0, 'no-response': 0 },
-		contextsBuilt: 0
+		contextsBuilt: 0,
+		summarizer: summarizerCounters(false),
+		sweeps: { runs: 0, failures: 0, last: null }
 	};
+	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
+	private readonly summarizer: BackgroundSummarizer | null;
+	private readonly sweeps: SweepSchedule;
+	private readonly registry: Registry;
 
 	private closed = false;
 
-	private constructor(store: MemoryStore, config: MemoryConfig, now: () => number) {
+	private constructor(store: MemoryStore, config: MemoryConfig, now: () => number, logger: MemoryLogger) {
 		this.config = Object.freeze(config);
 		this.store = store;
 		this.now = now;
 		const getConfig = () => this.config;
-		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000);
+		const registry = (this.registry = new Registry(store));
+		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000, { registry, graceMs: () => keptPastExpiryMs(this.config) });
 		this.settings = new SettingsRepository(store);
-		this.directory = new ScopeDirectory(store, getConfig);
-		this.authors = new AuthorIndex(store);
+		this.directory = new ScopeDirectory(store, getConfig, registry);
+		this.authors = new AuthorIndex(store, registry);
 		this.account = {
 			store,
 			archive: this.archive,
@@ -110,6 +129,20 @@ export class MemoryEngine {
 			settled: async () => void (await Promise.allSettled([...this.captures]))
 		};
 		this.summaries = new SummaryWriter(store, this.settings, this.directory, getConfig);
+		this.counters.summarizer.enabled = config.llmBaseUrl !== null;
+		this.summarizer =
+			config.llmBaseUrl === null
+				? null
+				: new BackgroundSummarizer({ store, archive: this.archive, settings: this.settings, config: getConfig, now, logger, counters: this.counters.summarizer });
+		const sweepDependencies = { store, archive: this.archive, directory: this.directory, authors: this.authors, registry, config: getConfig };
+		this.sweeps = new SweepSchedule({
+			store,
+			sweep: (at) => sweep(sweepDependencies, at),
+			now,
+			intervalMs: config.sweepIntervalMinutes * 60_000,
+			logger,
+			counters: this.counters.sweeps
+		});
 	}
 
 	/**
@@ -119,14 +152,18 @@ export class MemoryEngine {
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
 		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv });
-		return new MemoryEngine(store, config, options.now ?? Date.now);
+		const engine = new MemoryEngine(store, config, options.now ?? Date.now, options.logger ?? console);
+		engine.sweeps.start();
+		return engine;
 	}
 
 	/** Captures one finished turn; see DESIGN.md's Capture section for what is kept. */
 	public async recordTurn(turn: MemoryTurn): Promise<RecordTurnResult> {
 		this.assertOpen();
 		const parsed = parseInput(MemoryTurnSchema, turn, 'turn') as MemoryTurn;
-		const capture = recordTurn({ ...this.account, onSkip: (reason) => this.counters.turnsSkipped[reason]++ }, parsed, this.now());
+		const written: [string, ShortTermEntry][] = [];
+		const onLiveWrite = this.summarizer ? (key: string, entry: ShortTermEntry) => void written.push([key, entry]) : undefined;
+		const capture = recordTurn({ ...this.account, onSkip: (reason) => this.counters.turnsSkipped[reason]++, onLiveWrite }, parsed, this.now());
 		this.captures.add(capture);
 		try {
 			const result = await capture;
@@ -134,6 +171,8 @@ export class MemoryEngine {
 			return result;
 		} finally {
 			this.captures.delete(capture);
+			// Only queued, once the turn is stored: the summarizer's worker starts after this call has returned.
+			for (const [key, entry] of written) this.summarizer?.offer(key, entry);
 		}
 	}
 
@@ -200,7 +239,7 @@ export class MemoryEngine {
 		this.assertOpen();
 		assertId('serverId', serverId);
 		assertId('channelId', channelId);
-		return wipeChannel(this.store, this.directory, serverId, channelId, this.now());
+		return this.erasing(() => wipeChannel(this.store, this.directory, this.archive, serverId, channelId, this.now()));
 	}
 
 	/**
@@ -218,7 +257,7 @@ export class MemoryEngine {
 	public async clearShortTerm(userId: string): Promise<ClearShortTermResult> {
 		this.assertOpen();
 		assertId('userId', userId);
-		return Erasure.clearShortTerm(this.account, userId, this.now());
+		return this.erasing(() => Erasure.clearShortTerm(this.account, userId, this.now()));
 	}
 
 	/**
@@ -228,7 +267,29 @@ export class MemoryEngine {
 	public async clearAll(userId: string): Promise<ClearAllResult> {
 		this.assertOpen();
 		assertId('userId', userId);
-		return Erasure.clearAll(this.account, userId, this.now());
+		return this.erasing(() => Erasure.clearAll(this.account, userId, this.now()));
+	}
+
+	/**
+	 * Messages were edited or deleted on Discord: every background summary citing one of them is
+	 * marked stale (the digest serves again) and its scope is queued to be summarized again.
+	 * @example
+	 * await memory.messagesChanged({ serverId: message.guildId, channelId: message.channelId, messageIds: [message.id], kind: 'deleted' });
+	 */
+	public async messagesChanged(change: MessagesChange): Promise<{ summariesMarkedStale: number }> {
+		this.assertOpen();
+		const parsed = parseInput(MessagesChangeSchema, change, 'message change') as MessagesChange;
+		// First, so that an answer citing them which lands while the stored ones are marked is not kept.
+		this.summarizer?.invalidateCiting(parsed.messageIds);
+		const marked = await markSummariesStale(this.store, this.config, parsed, this.now());
+		this.summarizer?.rebuild(marked);
+		this.counters.summarizer.markedStale += marked.length;
+		return { summariesMarkedStale: marked.length };
+	}
+
+	/** Resolves once the background summarizer has nothing running or queued to run now (for scripts and tests). */
+	public async summarizerIdle(): Promise<void> {
+		await this.summarizer?.whenIdle();
 	}
 
 	/** `/session export`: everything stored about the user, and nothing about anyone else, as plain JSON-able data. */
@@ -297,15 +358,36 @@ export class MemoryEngine {
 		return structuredClone(this.counters);
 	}
 
-	/** Waits for writes in flight, then closes the store (unless the host passed its own Keyv). */
+	/**
+	 * Deletes what has expired: short-term entries past their TTL, archived messages past
+	 * `MEMORY_ARCHIVE_RETENTION_DAYS` and what was derived from them. Runs by itself every
+	 * `MEMORY_SWEEP_INTERVAL_MINUTES`; a call while a sweep runs joins it.
+	 * @example
+	 * const { entriesDeleted, chunksDeleted, durationMs } = await memory.sweep();
+	 */
+	public async sweep(): Promise<SweepResult> {
+		this.assertOpen();
+		return this.sweeps.sweep();
+	}
+
+	/** Stops the sweep timer and waits for a sweep and writes in flight, then closes the store (unless the host passed its own Keyv). */
 	public async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
+		await this.sweeps.stop();
+		// Before the store goes: the worker reads and writes it.
+		await this.summarizer?.close();
 		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		this.archive.clearCache();
-		// Author counts held in memory are written before the store goes.
+		// Author counts held in memory are written before the store goes, and registry ids read back.
 		await this.authors.flush();
+		await this.registry.settled();
 		await this.store.close();
+	}
+
+	/** Runs an erasure so that a background summary written meanwhile cannot bring the erased words back. */
+	private erasing<T>(erase: () => Promise<T>): Promise<T> {
+		return this.summarizer ? this.summarizer.whileErasing(erase) : erase();
 	}
 
 	private assertOpen(): void {

@@ -1,4 +1,4 @@
-import type { ArchiveHead } from './archive';
+import { type ArchiveHead, heldChunks } from './archive';
 import type { AuthorListings } from './authors';
 import type { CaptureDependencies } from './capture';
 import type { Listings } from './directory';
@@ -67,7 +67,7 @@ export async function status(deps: AccountDependencies, userId: string, where: S
 	// Counts of archives that are gone (expired, or wiped by a moderator) no longer count.
 	const archived = Object.entries(authored).filter(([, listing]) => listing.count > 0);
 	const heads = await deps.store.getMany<ArchiveHead>(archived.map(([key]) => Keys.archiveHead(key)));
-	const archivedMessages = archived.reduce((sum, [, listing], index) => sum + ((heads[index]?.chunks ?? 0) > 0 ? listing.count : 0), 0);
+	const archivedMessages = archived.reduce((sum, [, listing], index) => sum + (heldChunks(heads[index]) > 0 ? listing.count : 0), 0);
 	const live = entries.filter((value) => !isExpired(value, config, now));
 	return {
 		privacyLevel: settings.privacyLevel,

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from './keys';
+import type { Registry } from './maintenance/registry';
 import { ScopeIndex } from './search';
 import type { MemoryStore } from './store';
 import type { StoredMessage } from './types';
@@ -15,6 +16,47 @@ export interface ArchiveHead {
 	count: number;
 	/** Bumped when messages are removed, so every process drops its cached index. */
 	epoch: number;
+	/** The oldest chunk still stored: the sweep deletes expired chunks from the front. Absent (0) in heads written before the sweep. */
+	first?: number;
+}
+
+/** `archive:<scope>:tombstones`: message id → time of the messages removed whose markers stay until the time is past retention. */
+export type Tombstones = Record<string, number>;
+
+/** What {@link Archive.expire} deleted. */
+export interface ArchiveExpiry {
+	chunks: number;
+	messages: number;
+	markers: number;
+	/** The archive holds nothing any more and its head is gone. */
+	emptied: boolean;
+	/** Nothing of the scope is left (no head, no tombstones): it can leave the registry. */
+	gone: boolean;
+	/** The oldest message time of the oldest chunk kept (chunks are appended in time order, so nothing older is left); null when nothing is kept. */
+	floor: number | null;
+	/** Members' messages deleted, by author id. */
+	authors: Record<string, number>;
+}
+
+/** Options of {@link Archive}. */
+export interface ArchiveOptions {
+	/** Where new archives are registered for the sweep. */
+	registry?: Registry;
+	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default () => 0 */
+	graceMs?: () => number;
+	/** @default 250_000 */
+	maxCachedMessages?: number;
+}
+
+/** How many chunks an archive holds; 0 for an empty or missing one. */
+export function heldChunks(head: ArchiveHead | null | undefined): number {
+	return head ? Math.max(0, head.chunks - (head.first ?? 0)) : 0;
+}
+
+/** The chunk keys a head names, oldest first. */
+function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
+	const first = head.first ?? 0;
+	return Array.from({ length: heldChunks(head) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
 }
 
 interface LoadedArchive {
@@ -29,13 +71,17 @@ interface LoadedArchive {
  */
 export class Archive {
 	private readonly loaded: LRUCache<string, LoadedArchive>;
+	private readonly registry: Registry | undefined;
+	private readonly graceMs: () => number;
 
 	public constructor(
 		private readonly store: MemoryStore,
 		private readonly retentionMs: () => number,
-		maxCachedMessages = 250_000
+		options: ArchiveOptions = {}
 	) {
-		this.loaded = new LRUCache<string, LoadedArchive>({ maxSize: maxCachedMessages, sizeCalculation: (archive) => Math.max(1, archive.index.size) });
+		this.loaded = new LRUCache<string, LoadedArchive>({ maxSize: options.maxCachedMessages ?? 250_000, sizeCalculation: (archive) => Math.max(1, archive.index.size) });
+		this.registry = options.registry;
+		this.graceMs = options.graceMs ?? (() => 0);
 	}
 
 	/** True when the archive is switched off (`MEMORY_ARCHIVE_RETENTION_DAYS=0`). */
@@ -55,29 +101,33 @@ export class Archive {
 
 		const headKey = Keys.archiveHead(scopeKey);
 		const markerKeys = unique.map((message) => Keys.archiveMarker(scopeKey, message.id));
-		const [head = { chunks: 0, count: 0, epoch: 0 }, ...markers] = (await this.store.getMany<unknown>([headKey, ...markerKeys])) as [ArchiveHead | undefined, ...unknown[]];
+		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
+		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = (await this.store.getMany<unknown>([headKey, ...markerKeys])) as [ArchiveHead | undefined, ...unknown[]];
 		const fresh = unique.filter((_, index) => markers[index] === undefined);
 		if (fresh.length === 0) return [];
 
-		const last = head.chunks > 0 ? head.chunks - 1 : 0;
-		const chunk = head.chunks > 0 ? ((await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? []) : [];
+		const first = head.first ?? 0;
+		const last = Math.max(first, head.chunks - 1);
+		const chunk = head.chunks > first ? ((await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? []) : [];
+		const ttlMs = retention + this.graceMs();
 		const writes: { key: string; value: unknown; ttlMs: number }[] = [];
 		let chunkIndex = last;
 		let current = chunk;
 		for (const message of fresh) {
 			if (current.length >= ARCHIVE_CHUNK_SIZE) {
-				writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs: retention });
+				writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
 				chunkIndex++;
 				current = [];
 			}
 			current.push(message);
 		}
-		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs: retention });
-		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: 1, ttlMs: retention });
-		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch };
+		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
+		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: 1, ttlMs });
+		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		// The head goes last: a crash before it leaves chunks a later append simply rewrites.
 		await this.store.setMany(writes);
-		await this.store.set(headKey, nextHead, retention);
+		await this.store.set(headKey, nextHead, ttlMs);
+		await this.registry?.note('archives', scopeKey);
 
 		const cached = this.loaded.get(scopeKey);
 		if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) {
@@ -97,12 +147,11 @@ export class Archive {
 	public async open(scopeKey: string, knownHead?: ArchiveHead | null): Promise<ScopeIndex | null> {
 		if (this.disabled) return null;
 		const head = knownHead === undefined ? ((await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey))) ?? null) : knownHead;
-		if (!head || head.chunks === 0) return null;
+		if (!head || heldChunks(head) === 0) return null;
 		const cached = this.loaded.get(scopeKey);
 		if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) return cached.index;
 
-		const chunkKeys = Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(scopeKey, chunk));
-		const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys);
+		const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
 		const index = new ScopeIndex();
 		for (const chunk of chunks) if (chunk) index.add(chunk);
 		this.loaded.set(scopeKey, { head, index });
@@ -112,41 +161,105 @@ export class Archive {
 	/** Every message the scope's archive stores, oldest first, read straight from its chunks (not cached). */
 	public async read(scopeKey: string): Promise<StoredMessage[]> {
 		const head = await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey));
-		if (!head || head.chunks === 0) return [];
-		const chunks = await this.store.getMany<StoredMessage[]>(Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(scopeKey, chunk)));
+		if (!head) return [];
+		const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
 		return chunks.flatMap((chunk) => chunk ?? []);
 	}
 
 	/**
 	 * Rewrites the scope's archive without the messages `remove` picks; returns how many went.
 	 * The head's epoch moves so every process reloads its cached index, and the messages' markers
-	 * stay as tombstones so a later turn's history does not archive them again.
+	 * stay as tombstones (listed for the sweep) so a later turn's history does not archive them again.
 	 * Callers hold the scope's lock, as for {@link Archive.append}.
 	 */
 	public async remove(scopeKey: string, remove: (message: StoredMessage) => boolean): Promise<number> {
 		const headKey = Keys.archiveHead(scopeKey);
 		const head = await this.store.get<ArchiveHead>(headKey);
-		if (!head || head.chunks === 0) return 0;
-		const chunkKeys = Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(scopeKey, chunk));
-		const stored = (await this.store.getMany<StoredMessage[]>(chunkKeys)).flatMap((chunk) => chunk ?? []);
+		if (!head) return 0;
+		const keys = chunkKeys(scopeKey, head);
+		const stored = (await this.store.getMany<StoredMessage[]>(keys)).flatMap((chunk) => chunk ?? []);
 		const kept = stored.filter((message) => !remove(message));
-		const removed = stored.length - kept.length;
-		if (removed === 0) return 0;
+		const gone = stored.filter((message) => remove(message));
+		if (gone.length === 0) return 0;
 
 		this.loaded.delete(scopeKey);
 		const retention = this.retentionMs();
+		const ttlMs = Math.max(retention, 0) + this.graceMs();
+		await this.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
+			value: { ...current, ...Object.fromEntries(gone.map((message) => [message.id, message.ts])) },
+			ttlMs
+		}));
 		if (retention <= 0) {
 			// While the archive is off nothing of it is served or cached: what is left goes too.
-			await this.store.delete([headKey, ...chunkKeys]);
-			return removed;
+			await this.store.delete([headKey, ...keys]);
+			return gone.length;
 		}
+		const first = head.first ?? 0;
 		const chunks: StoredMessage[][] = [];
 		for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
-		await this.store.setMany(chunks.map((chunk, index) => ({ key: chunkKeys[index]!, value: chunk, ttlMs: retention })));
-		// The head stays, even empty: a fresh head would restart at epoch 0 and could match a stale cache.
-		await this.store.set(headKey, { chunks: chunks.length, count: head.count, epoch: head.epoch + 1 } satisfies ArchiveHead, retention);
-		await this.store.delete(chunkKeys.slice(chunks.length));
-		return removed;
+		await this.store.setMany(chunks.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
+		await this.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
+		await this.store.delete(keys.slice(chunks.length));
+		return gone.length;
+	}
+
+	/**
+	 * Deletes, from the front, every chunk whose newest message is older than `before`, with the
+	 * markers of its messages, and the tombstoned markers older than `before`. An archive left with
+	 * nothing loses its head. The head's epoch moves so every process reloads its cached index.
+	 * Callers hold the scope's head lock, as for {@link Archive.append}.
+	 */
+	public async expire(scopeKey: string, before: number): Promise<ArchiveExpiry> {
+		const headKey = Keys.archiveHead(scopeKey);
+		const tombstonesKey = Keys.archiveTombstones(scopeKey);
+		const [head, tombstones] = (await this.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
+		const expiry: ArchiveExpiry = { chunks: 0, messages: 0, markers: 0, emptied: false, gone: false, floor: null, authors: {} };
+		const doomed: string[] = [];
+		let first = head?.first ?? 0;
+		const end = head?.chunks ?? 0;
+		// Chunks are read a few at a time: most sweeps stop at the first one.
+		scan: while (first < end) {
+			const keys = Array.from({ length: Math.min(4, end - first) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
+			for (const [index, chunk] of (await this.store.getMany<StoredMessage[]>(keys)).entries()) {
+				if (chunk && chunk.length > 0 && Math.max(...chunk.map((message) => message.ts)) >= before) {
+					expiry.floor = Math.min(...chunk.map((message) => message.ts));
+					break scan;
+				}
+				doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Keys.archiveMarker(scopeKey, message.id)));
+				for (const message of chunk ?? []) if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
+				expiry.chunks++;
+				expiry.messages += chunk?.length ?? 0;
+				expiry.markers += chunk?.length ?? 0;
+				first++;
+			}
+		}
+		const left: Tombstones = {};
+		for (const [id, ts] of Object.entries(tombstones ?? {})) {
+			if (ts >= before) left[id] = ts;
+			else doomed.push(Keys.archiveMarker(scopeKey, id));
+		}
+		const buried = Object.keys(tombstones ?? {}).length - Object.keys(left).length;
+		expiry.markers += buried;
+		if (!head && !tombstones) return { ...expiry, gone: true };
+		if (doomed.length === 0 && !(head && first >= end)) return expiry;
+
+		this.loaded.delete(scopeKey);
+		// Past their retention the messages are served nowhere: deleting the chunks before the head cannot show a half archive.
+		for (let at = 0; at < doomed.length; at += 500) await this.store.delete(doomed.slice(at, at + 500));
+		const ttlMs = Math.max(this.retentionMs(), 0) + this.graceMs();
+		const remaining = Object.keys(left).length;
+		if (buried > 0) {
+			if (remaining === 0) await this.store.delete([tombstonesKey]);
+			else await this.store.set(tombstonesKey, left, ttlMs);
+		}
+		if (head && first >= end) {
+			await this.store.delete([headKey]);
+			expiry.emptied = true;
+		} else if (head && expiry.chunks > 0) {
+			await this.store.set(headKey, { ...head, first, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs);
+		}
+		expiry.gone = (!head || expiry.emptied) && remaining === 0;
+		return expiry;
 	}
 
 	/** Forgets every cached index (used on close). */

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from './keys';
+import type { Registry } from './maintenance/registry';
 import type { MemoryStore } from './store';
 import type { StoredMessage } from './types';
 
@@ -34,6 +35,7 @@ export class AuthorIndex {
 
 	public constructor(
 		private readonly store: MemoryStore,
+		private readonly registry?: Registry,
 		private readonly flushMs = AUTHOR_FLUSH_MS,
 		maxAuthors = 50_000
 	) {
@@ -101,6 +103,39 @@ export class AuthorIndex {
 		});
 	}
 
+	/**
+	 * The sweep's pass over one author: `change` gets each stored listing (with what this process
+	 * counted since, so an author seen recently here is never taken for gone) and returns it as it
+	 * should be, or null to drop it. The key, and the author's registry id, go when nothing is left.
+	 */
+	public async prune(authorId: string, change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null): Promise<{ listings: number; indexDeleted: boolean }> {
+		const key = Keys.authorIndex(authorId);
+		// By hand rather than through update(): the registry must change while the key's lock is held.
+		return this.store.lock.run(key, async () => {
+			const stored = await this.store.get<AuthorListings>(key);
+			const known = this.known.peek(authorId);
+			const next: AuthorListings = {};
+			let changed = false;
+			for (const [scopeKey, listing] of Object.entries(stored ?? {})) {
+				const state = known?.get(scopeKey);
+				const seen = state ? { ...listing, lastTs: Math.max(listing.lastTs, state.lastTs) } : listing;
+				const kept = change(scopeKey, seen);
+				if (kept === seen) next[scopeKey] = listing;
+				else if (kept) next[scopeKey] = kept;
+				else known?.delete(scopeKey);
+				changed ||= kept !== seen;
+			}
+			const listings = Object.keys(stored ?? {}).length - Object.keys(next).length;
+			if (Object.keys(next).length > 0) {
+				if (changed) await this.store.set(key, next);
+				return { listings, indexDeleted: false };
+			}
+			if (stored) await this.store.delete([key]);
+			await this.registry?.remove('authors', [authorId]);
+			return { listings, indexDeleted: stored !== undefined };
+		});
+	}
+
 	/** Writes every count still held in memory (on close). */
 	public async flush(): Promise<void> {
 		const writes: Promise<void>[] = [];
@@ -125,5 +160,6 @@ export class AuthorIndex {
 			}
 			return { value: next };
 		});
+		await this.registry?.note('authors', authorId);
 	}
 }

@@ -12,6 +12,11 @@ export const BudgetPolicy = {
 	recentShare: 0.3,
 	/** This channel's summary, then other channels. */
 	summaryShare: 0.25,
+	/**
+	 * This channel's digest (when there is no summary) takes at most this share of the summary tier:
+	 * other channels keep room, and what is left passes to the relevant tier (the recall test measures it).
+	 */
+	digestShare: 0.5,
 	/** The user's profile and matching topic notes. */
 	profileShare: 0.15,
 	/** Tokens kept for the blank line between two blocks. */

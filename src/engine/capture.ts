@@ -1,7 +1,8 @@
 import type { Archive } from './archive';
 import type { AuthorIndex } from './authors';
 import type { MemoryConfig } from './config';
-import { byTime, entryLifetimeMs, isExpired, mergeMessages } from './entry';
+import { foldIntoDigest } from './digest';
+import { byTime, entryLifetimeMs, isExpired, mergeWindow } from './entry';
 import { DM_SERVER_ID, Keys } from './keys';
 import type { ScopeDirectory } from './directory';
 import { forgottenBefore, type SettingsRepository } from './settings';
@@ -19,6 +20,8 @@ export interface CaptureDependencies {
 	authors: AuthorIndex;
 	config: () => MemoryConfig;
 	onSkip: (reason: SkipReason) => void;
+	/** Told of the live scope's entry once it is written (the background summarizer queues from it). */
+	onLiveWrite?: (key: string, entry: ShortTermEntry) => void;
 }
 
 function clip(text: string): string {
@@ -123,12 +126,7 @@ async function writeScopes(
 
 	const written = await deps.store.lock.runAll([...keys, Keys.archiveHead(liveKey)], async () => {
 		const stored = await deps.store.getMany<ShortTermEntry>(keys);
-		const liveStored = stored[keys.indexOf(liveKey)];
-		// A turn recorded again (its responses are all there already) does not count as another turn.
-		const liveIds = new Set(liveStored && !isExpired(liveStored, config, now) ? liveStored.messages.map((message) => message.id) : []);
-		const repeated = responses.every((response) => liveIds.has(response.id));
-		let landed: StoredMessage[] = [];
-		const entries = keys.map((key, index) => {
+		const windows = keys.map((key, index) => {
 			const previous = stored[index];
 			const current = previous && !isExpired(previous, config, now) ? previous : undefined;
 			const own =
@@ -136,10 +134,15 @@ async function writeScopes(
 					? messages
 					: // The user's own scope also drops the personas' replies from before they cleared their memory.
 						messages.filter((message) => message.ts > userBarrier && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId));
-			if (key === liveKey) {
-				const known = new Set(current?.messages.map((message) => message.id));
-				landed = messages.filter((message) => !known.has(message.id));
-			}
+			const ids = new Set(current?.messages.map((message) => message.id));
+			// A turn recorded again (its responses are all there already) is not another turn, and folds nothing.
+			return { key, current, ids, repeated: responses.every((response) => ids.has(response.id)), ...mergeWindow(current?.messages ?? [], own, config.maxMessagesPerChannel) };
+		});
+		const repeated = windows[keys.indexOf(liveKey)]!.repeated;
+		const mayFold = await foldable(deps, windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : [])));
+		let landed: StoredMessage[] = [];
+		const entries = windows.map(({ key, current, ids, repeated: again, kept, evicted }) => {
+			if (key === liveKey) landed = messages.filter((message) => !ids.has(message.id));
 			const entry: ShortTermEntry = {
 				scope: key === serverKey ? 'server' : 'user',
 				userId: key === serverKey ? null : turn.userId,
@@ -148,11 +151,13 @@ async function writeScopes(
 				parentChannelId: turn.parentChannelId ?? null,
 				personaId,
 				lineageId: lineageId ?? current?.lineageId ?? null,
-				messages: mergeMessages(current?.messages ?? [], own, config.maxMessagesPerChannel),
+				messages: kept,
 				summary: current?.summary ?? null,
 				categories: current?.categories ?? null,
+				digest: again ? (current?.digest ?? null) : foldIntoDigest(current?.digest, evicted.filter(mayFold), config.maxSummaryLength, kept.filter(mayFold)),
 				lastUpdated: now,
-				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey && !repeated ? 1 : 0)
+				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey && !repeated ? 1 : 0),
+				...(current?.backgroundSummary ? { backgroundSummary: current.backgroundSummary } : {})
 			};
 			return { key, entry };
 		});
@@ -164,5 +169,18 @@ async function writeScopes(
 	});
 
 	await deps.directory.track(written, now);
+	const live = written.find(({ key }) => key === liveKey);
+	if (live) deps.onLiveWrite?.(live.key, live.entry);
 	return keys;
+}
+
+/**
+ * Which messages may be folded into a digest: never one of a member who is FULL now, nor one a
+ * member wrote before clearing their memory, even if the crude window still held it.
+ */
+async function foldable(deps: CaptureDependencies, messages: readonly StoredMessage[]): Promise<(message: StoredMessage) => boolean> {
+	const authorIds = [...new Set(messages.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])))];
+	const settings = await deps.settings.manyUsers(authorIds);
+	const hiddenUntil = new Map(authorIds.map((id, at) => [id, settings[at]!.privacyLevel === PrivacyLevel.FULL ? Number.POSITIVE_INFINITY : forgottenBefore(settings[at]!)]));
+	return (message) => !(message.role === 'user' && message.authorId && message.ts <= (hiddenUntil.get(message.authorId) ?? Number.NEGATIVE_INFINITY));
 }

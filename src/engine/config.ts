@@ -22,7 +22,17 @@ export const MemoryEnvironment = {
 	MEMORY_STORE_NAMESPACE: { key: 'storeNamespace', schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), default: 'memory', accepts: '1 to 64 letters, digits, "_" or "-"' },
 	MEMORY_CONTEXT_TOKEN_BUDGET: { key: 'contextTokenBudget', schema: integer(50, 200_000), default: 1500, accepts: 'a whole number of tokens from 50 to 200000' },
 	MEMORY_ARCHIVE_RETENTION_DAYS: { key: 'archiveRetentionDays', schema: z.coerce.number().min(0).max(3650), default: 30, accepts: 'a number of days from 0 (archive off) to 3650' },
-	MEMORY_REFRESH_CADENCE: { key: 'refreshCadence', schema: integer(1, 1000), default: 5, accepts: 'a whole number of turns from 1 to 1000' }
+	MEMORY_SWEEP_INTERVAL_MINUTES: { key: 'sweepIntervalMinutes', schema: z.coerce.number().min(0).max(10_080), default: 60, accepts: 'a number of minutes from 0 (no automatic sweep) to 10080 (a week)' },
+	MEMORY_REFRESH_CADENCE: { key: 'refreshCadence', schema: integer(1, 1000), default: 5, accepts: 'a whole number of turns from 1 to 1000' },
+	MEMORY_LLM_BASE_URL: { key: 'llmBaseUrl', schema: z.string().regex(/^https?:\/\/\S+$/).nullable(), default: null, accepts: 'an http:// or https:// base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1 (unset: no background summarizer)' },
+	MEMORY_LLM_API_KEY: { key: 'llmApiKey', schema: z.string().min(1).max(4096).nullable(), default: null, accepts: 'a key of at most 4096 characters, sent as a Bearer token' },
+	MEMORY_LLM_MODEL: { key: 'llmModel', schema: z.string().min(1).max(200), default: 'gpt-4o-mini', accepts: 'a model name of 1 to 200 characters' },
+	MEMORY_LLM_TIMEOUT_MS: { key: 'llmTimeoutMs', schema: integer(100, 600_000), default: 20_000, accepts: 'a whole number of milliseconds from 100 to 600000' },
+	MEMORY_LLM_MAX_CALLS_PER_CHANNEL_PER_DAY: { key: 'llmMaxCallsPerChannelPerDay', schema: integer(0, 100_000), default: 24, accepts: 'a whole number of calls from 0 to 100000' },
+	MEMORY_LLM_MAX_CALLS_PER_DAY: { key: 'llmMaxCallsPerDay', schema: integer(0, 10_000_000), default: 500, accepts: 'a whole number of calls from 0 to 10000000' },
+	MEMORY_LLM_MIN_NEW_DIGEST_LINES: { key: 'llmMinNewDigestLines', schema: integer(1, 1000), default: 4, accepts: 'a whole number of digest lines from 1 to 1000' },
+	MEMORY_LLM_PRICE_INPUT_PER_MTOK: { key: 'llmPriceInputPerMTok', schema: z.coerce.number().min(0).max(10_000), default: 0, accepts: 'US dollars per million input tokens, from 0 to 10000' },
+	MEMORY_LLM_PRICE_OUTPUT_PER_MTOK: { key: 'llmPriceOutputPerMTok', schema: z.coerce.number().min(0).max(10_000), default: 0, accepts: 'US dollars per million output tokens, from 0 to 10000' }
 } as const;
 
 type Environment = typeof MemoryEnvironment;
@@ -50,8 +60,28 @@ export interface MemoryConfig {
 	contextTokenBudget: number;
 	/** @default 30 */
 	archiveRetentionDays: number;
+	/** Minutes between background sweeps of expired data; 0 runs none (call `memory.sweep()` yourself). @default 60 */
+	sweepIntervalMinutes: number;
 	/** @default 5 */
 	refreshCadence: number;
+	/** OpenAI-compatible API base of the background summarizer; null leaves it off. @default null */
+	llmBaseUrl: string | null;
+	/** Sent as `Authorization: Bearer …` when set. @default null */
+	llmApiKey: string | null;
+	/** @default 'gpt-4o-mini' */
+	llmModel: string;
+	/** @default 20000 */
+	llmTimeoutMs: number;
+	/** Summarizer calls per channel per UTC day. @default 24 */
+	llmMaxCallsPerChannelPerDay: number;
+	/** Summarizer calls per process per UTC day. @default 500 */
+	llmMaxCallsPerDay: number;
+	/** Digest lines a scope gains past its last background summary before it is summarized again. @default 4 */
+	llmMinNewDigestLines: number;
+	/** US dollars per million input tokens, to record each summary's cost. @default 0 */
+	llmPriceInputPerMTok: number;
+	/** US dollars per million output tokens. @default 0 */
+	llmPriceOutputPerMTok: number;
 }
 
 /** The zod schema of a complete {@link MemoryConfig}. */

@@ -1,6 +1,7 @@
 import type { Archive, ArchiveHead } from './archive';
 import { BudgetPolicy, fitMessages, measured } from './budget';
 import type { MemoryConfig } from './config';
+import { digestLineText, renderDigest, withoutAuthors } from './digest';
 import { byTime, isExpired } from './entry';
 import { live, type Listings, type ScopeListing } from './directory';
 import { datedLines, dayLabel, messageLine, oneLine, relativeTime } from './format';
@@ -8,9 +9,10 @@ import { DM_SERVER_ID, Keys } from './keys';
 import type { StoredTopics } from './longterm';
 import { profileBlock } from './profileTier';
 import type { SettingsRepository } from './settings';
+import { linesPastSummary, servableSummary } from './summarizer';
 import type { MemoryStore } from './store';
 import { tokenCount, truncateToTokens } from './tokens';
-import { type ContextBlock, type ContextRequest, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserProfile } from './types';
+import { type BackgroundSummary, type ContextBlock, type ContextRequest, type DigestLine, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserProfile } from './types';
 
 /** What context building needs from the engine. */
 export interface ContextDependencies {
@@ -55,6 +57,8 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const authors = new Set<string>();
 	const collect = (messages: readonly StoredMessage[]) => messages.forEach((message) => message.authorId && authors.add(message.authorId));
 	collect(recentMessages);
+	for (const line of entry?.digest ?? []) line.authorIds?.forEach((id) => authors.add(id));
+	entry?.backgroundSummary?.authorIds.forEach((id) => authors.add(id));
 	for (const { entry: other } of otherEntries) if (other) collect(other.messages);
 	collect(hits.map((hit) => hit.message));
 	// The relevant tier also shows the hits' neighbours: their authors must be looked up too.
@@ -79,7 +83,11 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 		blocks.recent = recent;
 		left -= recent.tokens + separator;
 	}
-	const summary = summaryBlock(entry, otherEntries, request, visible, config, Math.min(left, Math.floor(usable * BudgetPolicy.summaryShare)), now);
+	const digest = withoutAuthors(entry?.digest ?? [], invisible);
+	// A background summary drawn from a FULL member's words is not shown; the digest without them is.
+	const servable = entry ? servableSummary(entry) : null;
+	const background = servable && !servable.authorIds.some((id) => invisible.has(id)) ? servable : null;
+	const summary = summaryBlock(entry, digest, background, otherEntries, request, visible, config, Math.min(left, Math.floor(usable * BudgetPolicy.summaryShare)), now);
 	if (summary) {
 		blocks.summary = summary;
 		left -= summary.tokens + separator;
@@ -91,7 +99,7 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 		blocks.profile = profile;
 		left -= profile.tokens + separator;
 	}
-	const shown = new Set(recent?.sourceIds ?? []);
+	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
 	const relevant = relevantBlock(
 		hits.filter((hit) => !shown.has(hit.message.id) && visible(hit.message) && hit.message.ts >= retentionStart),
 		(id, offset) => {
@@ -191,6 +199,8 @@ async function otherChannels(
 
 function summaryBlock(
 	entry: ShortTermEntry | undefined,
+	digest: readonly DigestLine[],
+	background: BackgroundSummary | null,
 	others: OtherEntry[],
 	request: ContextRequest,
 	visible: (message: StoredMessage) => boolean,
@@ -213,6 +223,25 @@ function summaryBlock(
 		add('Summary of this conversation:');
 		for (const line of own) if (!add(line)) break;
 		if (entry) sourceIds.push(...entry.messages.map((message) => message.id));
+	} else if (background) {
+		// The background summary replaces the digest lines it covers; those written since follow it.
+		add('Summary of this conversation:');
+		for (const line of background.text.split('\n')) if (!add(line)) break;
+		sourceIds.push(...background.sourceIds);
+		const header = 'Since then (digest, UTC):';
+		const later = fitDigest(linesPastSummary({ digest: [...digest], backgroundSummary: background }), budget - used - tokenCount(header) - 1);
+		if (later.length > 0 && add(header)) {
+			for (const line of renderDigest(later)) add(line);
+			sourceIds.push(...later.flatMap((line) => line.sourceIds));
+		}
+	} else if (digest.length > 0) {
+		// Without the tool's summary, the digest of what left the window: its newest lines that fit.
+		const header = 'Earlier in this conversation (digest, UTC):';
+		const chosen = fitDigest(digest, Math.floor(budget * BudgetPolicy.digestShare) - tokenCount(header));
+		if (chosen.length > 0 && add(header)) {
+			for (const line of renderDigest(chosen)) add(line);
+			sourceIds.push(...chosen.flatMap((line) => line.sourceIds));
+		}
 	}
 	const here = request.serverId ?? DM_SERVER_ID;
 	let headed = false;
@@ -237,6 +266,31 @@ function summaryBlock(
 	if (lines.length === 0 || (lines.length === 1 && headed)) return null;
 	const { text, tokens } = measured(lines);
 	return { tier: 'summary', text, tokens, sourceIds };
+}
+
+/**
+ * The newest digest lines whose lines (and the date lines that open each day) fit in `budget`
+ * tokens, oldest first: the digest drops its oldest lines first, and so does its block.
+ */
+function fitDigest(lines: readonly DigestLine[], budget: number): DigestLine[] {
+	const chosen: DigestLine[] = [];
+	const days = new Set<string>();
+	let used = 0;
+	for (const line of [...lines].sort((a, b) => a.ts - b.ts).reverse()) {
+		const day = dayLabel(line.ts);
+		const cost = tokenCount(digestLineText(line)) + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
+		if (used + cost > budget) break;
+		used += cost;
+		days.add(day);
+		chosen.unshift(line);
+	}
+	return chosen;
+}
+
+/** Messages the summary block already quotes whole through its digest lines: the relevant tier does not repeat them. */
+function quotedInDigest(digest: readonly DigestLine[], summary: ContextBlock | null): string[] {
+	const shown = new Set(summary?.sourceIds);
+	return digest.filter((line) => line.kind === 'event' && !line.text.endsWith('…') && line.sourceIds.every((id) => shown.has(id))).flatMap((line) => line.sourceIds);
 }
 
 function summaryLines(entry: ShortTermEntry | undefined): string[] {

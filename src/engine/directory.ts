@@ -1,6 +1,8 @@
 import type { MemoryConfig } from './config';
 import { entryLifetimeMs } from './entry';
 import { DM_SERVER_ID, Keys } from './keys';
+import { keptPastExpiryMs } from './maintenance/grace';
+import type { Registry } from './maintenance/registry';
 import type { MemoryStore } from './store';
 import type { ShortTermEntry } from './types';
 
@@ -19,6 +21,9 @@ export interface ScopeListing {
 
 export type Listings = Record<string, ScopeListing>;
 
+/** Whose directory: a server's (`index:server:<id>`) or a user's (`index:user:<id>`), as the registries name them. */
+export type DirectoryOwner = ['servers' | 'users', string];
+
 /**
  * Lists the short-term entries of each server and of each user, so that cross-channel memory
  * and erasure find them without scanning the store.
@@ -26,16 +31,19 @@ export type Listings = Record<string, ScopeListing>;
 export class ScopeDirectory {
 	public constructor(
 		private readonly store: MemoryStore,
-		private readonly config: () => MemoryConfig
+		private readonly config: () => MemoryConfig,
+		private readonly registry?: Registry
 	) {}
 
 	/**
-	 * Records that each key now holds its entry, and forgets listings that have expired. User-scope
-	 * entries are listed under their user and, in a guild, under their server too, so that a
-	 * moderator's channel wipe finds them.
+	 * Records that each key now holds its entry, and forgets listings long expired (the sweep deletes
+	 * their entries first). User-scope entries are listed under their user and, in a guild, under
+	 * their server too, so that a moderator's channel wipe finds them.
 	 */
 	public async track(entries: readonly { key: string; entry: ShortTermEntry }[], now: number): Promise<void> {
+		const grace = keptPastExpiryMs(this.config());
 		const byDirectory = new Map<string, ScopeListing[]>();
+		const owners = new Map<string, DirectoryOwner>();
 		for (const { key, entry } of entries) {
 			const listing: ScopeListing = {
 				key,
@@ -49,19 +57,27 @@ export class ScopeDirectory {
 				expiresAt: entry.lastUpdated + entryLifetimeMs(entry, this.config())
 			};
 			const directories = entry.scope === 'server' ? [Keys.serverIndex(entry.serverId)] : [Keys.userIndex(entry.userId!)];
-			if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) directories.push(Keys.serverIndex(entry.serverId));
+			owners.set(directories[0]!, entry.scope === 'server' ? ['servers', entry.serverId] : ['users', entry.userId!]);
+			if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) {
+				directories.push(Keys.serverIndex(entry.serverId));
+				owners.set(directories[1]!, ['servers', entry.serverId]);
+			}
 			for (const directory of directories) byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), listing]);
 		}
 		await Promise.all(
-			[...byDirectory].map(([directoryKey, listings]) =>
-				this.store.update<Listings>(directoryKey, (current) => {
+			[...byDirectory].map(async ([directoryKey, listings]) => {
+				await this.store.update<Listings>(directoryKey, (current) => {
 					const next: Listings = {};
-					for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt > now) next[other] = value;
+					// An expired listing stays a while: it is how the sweep finds the entry to delete.
+					for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
 					for (const listing of listings) next[listing.key] = listing;
 					const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
-					return { value: next, ttlMs: Math.max(1, longest - now) };
-				})
-			)
+					return { value: next, ttlMs: Math.max(1, longest + grace - now) };
+				});
+				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
+				const [kind, id] = owners.get(directoryKey)!;
+				await this.registry?.note(kind, id);
+			})
 		);
 	}
 
@@ -72,6 +88,32 @@ export class ScopeDirectory {
 			const next = { ...current };
 			for (const key of keys) delete next[key];
 			return { value: next };
+		});
+	}
+
+	/**
+	 * The sweep's half of expiry: removes the listings of `deleted` entries that have expired, and the
+	 * directory (and its registry id) when nothing is left. Returns how many listings went.
+	 */
+	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
+		const [kind, id] = owner;
+		const directoryKey = kind === 'servers' ? Keys.serverIndex(id) : Keys.userIndex(id);
+		// By hand rather than through update(): the registry must change while the directory's lock is held.
+		return this.store.lock.run(directoryKey, async () => {
+			const current = await this.store.get<Listings>(directoryKey);
+			const next: Listings = {};
+			for (const [key, listing] of Object.entries(current ?? {})) if (!(deleted.has(key) && listing.expiresAt <= now)) next[key] = listing;
+			const listings = Object.keys(current ?? {}).length - Object.keys(next).length;
+			if (Object.keys(next).length > 0) {
+				if (listings > 0) {
+					const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
+					await this.store.set(directoryKey, next, Math.max(1, longest + keptPastExpiryMs(this.config()) - now));
+				}
+				return { listings, directoryDeleted: false };
+			}
+			if (current) await this.store.delete([directoryKey]);
+			await this.registry?.remove(kind, [id]);
+			return { listings, directoryDeleted: current !== undefined };
 		});
 	}
 

@@ -3,9 +3,9 @@ import type { ShortTermEntry, StoredMessage } from './types';
 
 const HOUR = 3_600_000;
 
-/** How long an entry lives after its last update: longer once it holds a summary. */
-export function entryLifetimeMs(entry: Pick<ShortTermEntry, 'summary' | 'categories'>, config: MemoryConfig): number {
-	const hasSummary = Boolean(entry.summary) || Boolean(entry.categories && Object.keys(entry.categories).length > 0);
+/** How long an entry lives after its last update: longer once it holds a summary (from the tool or a digest). */
+export function entryLifetimeMs(entry: Pick<ShortTermEntry, 'summary' | 'categories' | 'digest'>, config: MemoryConfig): number {
+	const hasSummary = Boolean(entry.summary) || Boolean(entry.categories && Object.keys(entry.categories).length > 0) || (entry.digest?.length ?? 0) > 0;
 	return (hasSummary ? config.summaryTtlHours : config.ttlHours) * HOUR;
 }
 
@@ -20,15 +20,18 @@ export function byTime(a: StoredMessage, b: StoredMessage): number {
 }
 
 /**
- * Merges `incoming` into `stored` by message id and keeps the newest `max`. A message seen again
- * keeps what was stored (time, persona, speaker) and takes the new text, so an edit is followed.
+ * Merges `incoming` into `stored` by message id and keeps the newest `max`; the others, oldest first,
+ * are what left the window (the digest folds them). A message seen again keeps what was stored (time,
+ * persona, speaker) and takes the new text, so an edit is followed.
  */
-export function mergeMessages(stored: readonly StoredMessage[], incoming: readonly StoredMessage[], max: number): StoredMessage[] {
+export function mergeWindow(stored: readonly StoredMessage[], incoming: readonly StoredMessage[], max: number): { kept: StoredMessage[]; evicted: StoredMessage[] } {
 	const merged = new Map<string, StoredMessage>();
 	for (const message of stored) merged.set(message.id, message);
 	for (const message of incoming) {
 		const known = merged.get(message.id);
 		merged.set(message.id, known ? { ...known, text: message.text } : message);
 	}
-	return [...merged.values()].sort(byTime).slice(-max);
+	const all = [...merged.values()].sort(byTime);
+	const kept = all.slice(-max);
+	return { kept, evicted: all.slice(0, all.length - kept.length) };
 }

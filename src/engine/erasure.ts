@@ -1,4 +1,5 @@
 import { type AccountDependencies, userScopes } from './account';
+import { withoutAuthors } from './digest';
 import type { Listings } from './directory';
 import { entryLifetimeMs } from './entry';
 import { DM_SERVER_ID, Keys, parseScopeKey } from './keys';
@@ -82,7 +83,7 @@ async function deleteOwn(deps: AccountDependencies, userId: string, keys: readon
 			if (entry) {
 				await deps.store.delete([key]);
 				entriesDeleted++;
-				if (entry.summary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
+				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
 			}
 			const serverId = entry?.serverId ?? listings[key]?.serverId;
 			if (serverId && serverId !== DM_SERVER_ID) servers.set(serverId, [...(servers.get(serverId) ?? []), key]);
@@ -119,7 +120,7 @@ async function withRelated(deps: AccountDependencies, userId: string, shared: re
 }
 
 /**
- * Removes the user's messages from one entry (and its summary when `dropSummary`); an entry left
+ * Removes the user's messages and the digest lines citing them from one entry (and its summary when `dropSummary`); an entry left
  * with nothing, or past its lifetime without its summary, goes with its listings. Callers hold its lock.
  */
 async function strip(deps: AccountDependencies, key: string, userId: string, dropSummary: boolean, now: number): Promise<{ removed: number; summaryDropped: boolean }> {
@@ -127,12 +128,20 @@ async function strip(deps: AccountDependencies, key: string, userId: string, dro
 	if (!entry) return { removed: 0, summaryDropped: false };
 	const messages = entry.messages.filter((message) => message.authorId !== userId);
 	const removed = entry.messages.length - messages.length;
-	const summaryDropped = dropSummary && (Boolean(entry.summary) || Object.keys(entry.categories ?? {}).length > 0);
-	if (removed === 0 && !summaryDropped) return { removed, summaryDropped };
+	const toolSummaryDropped = dropSummary && (Boolean(entry.summary) || Object.keys(entry.categories ?? {}).length > 0);
+	// A background summary cites its sources: it goes when it drew on the user's words (on erasure, always).
+	const { backgroundSummary, ...rest } = entry;
+	const ownIds = new Set(entry.messages.flatMap((message) => (message.authorId === userId ? [message.id] : [])));
+	const backgroundDropped = Boolean(backgroundSummary) && (dropSummary || backgroundSummary!.authorIds.includes(userId) || backgroundSummary!.sourceIds.some((id) => ownIds.has(id)));
+	const summaryDropped = toolSummaryDropped || backgroundDropped;
+	// Digest lines quote the messages they cite: those citing the user's go, as their messages do.
+	const digest = withoutAuthors(entry.digest ?? [], new Set([userId]));
+	const linesRemoved = (entry.digest?.length ?? 0) - digest.length;
+	if (removed === 0 && linesRemoved === 0 && !summaryDropped) return { removed, summaryDropped };
 
-	const next: ShortTermEntry = { ...entry, messages, ...(summaryDropped ? { summary: null, categories: null } : {}) };
+	const next: ShortTermEntry = { ...(backgroundDropped ? rest : entry), messages, digest: digest.length > 0 ? digest : null, ...(toolSummaryDropped ? { summary: null, categories: null } : {}) };
 	const ttlMs = next.lastUpdated + entryLifetimeMs(next, deps.config()) - now;
-	if (ttlMs > 0 && (messages.length > 0 || next.summary || next.categories)) {
+	if (ttlMs > 0 && (messages.length > 0 || next.summary || next.categories || next.digest)) {
 		await deps.store.set(key, next, ttlMs);
 		await deps.directory.track([{ key, entry: next }], now);
 		return { removed, summaryDropped };

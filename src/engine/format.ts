@@ -12,11 +12,19 @@ export function oneLine(text: string): string {
 	return text.replace(/\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
 }
 
+/** `18:05` (UTC): the time a snippet line opens with. */
+export function timeLabel(ts: number): string {
+	return new Date(ts).toISOString().slice(11, 16);
+}
+
+/** Who wrote a message, as a line names them. */
+export function speakerName(message: StoredMessage): string {
+	return message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
+}
+
 /** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
 export function messageLine(message: StoredMessage): string {
-	const time = new Date(message.ts).toISOString().slice(11, 16);
-	const speaker = message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
-	return `[${time}] ${speaker}: ${oneLine(message.text)}`;
+	return `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
 }
 
 /** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */
@@ -33,15 +41,20 @@ export function relativeTime(ts: number, now: number): string {
  * snippet is complete without repeating the date on every line.
  */
 export function datedLines(messages: readonly StoredMessage[]): string[] {
+	return linesByDay(messages, (message) => message.ts, messageLine);
+}
+
+/** `line` of each item, in the order given (chronological), each day opened by its date line. */
+export function linesByDay<T>(items: readonly T[], time: (item: T) => number, line: (item: T) => string): string[] {
 	const lines: string[] = [];
 	let day = '';
-	for (const message of messages) {
-		const label = dayLabel(message.ts);
+	for (const item of items) {
+		const label = dayLabel(time(item));
 		if (label !== day) {
 			lines.push(`${label}:`);
 			day = label;
 		}
-		lines.push(messageLine(message));
+		lines.push(line(item));
 	}
 	return lines;
 }

@@ -27,7 +27,13 @@ export const Keys = {
 	archiveHead: (scopeKey: string) => `archive:${scopeKey}:head`,
 	archiveChunk: (scopeKey: string, chunk: number) => `archive:${scopeKey}:chunk:${chunk}`,
 	/** Marks one message as archived, so that re-recording a turn stores nothing twice. */
-	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`
+	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`,
+	/** Markers of messages removed from a scope's archive (message id → time), so the sweep can delete them once past retention. */
+	archiveTombstones: (scopeKey: string) => `archive:${scopeKey}:tombstones`,
+	/** One bucket of a registry the sweep walks instead of scanning the store. */
+	registry: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
+	/** Which process swept last, and when, so shard processes take turns. */
+	sweepLease: () => 'sweep:lease'
 } as const;
 
 /** What a short-term scope key names. Ids never hold ":", so the key splits unambiguously. */

@@ -1,4 +1,4 @@
-import { type ArchiveHead } from './archive';
+import type { Archive } from './archive';
 import { type Listings, live, type ScopeDirectory } from './directory';
 import { Keys } from './keys';
 import type { MemoryStore } from './store';
@@ -8,23 +8,21 @@ import type { MemoryStore } from './store';
  * scopes, every persona) and the channel's archives. Message markers stay as tombstones, so the
  * wiped messages are not archived again from a later turn's history.
  */
-export async function wipeChannel(store: MemoryStore, directory: ScopeDirectory, serverId: string, channelId: string, now: number): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
+export async function wipeChannel(
+	store: MemoryStore,
+	directory: ScopeDirectory,
+	archive: Archive,
+	serverId: string,
+	channelId: string,
+	now: number
+): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
 	const listings = live(await store.get<Listings>(Keys.serverIndex(serverId)), now).filter((listing) => listing.channelId === channelId);
 	const serverKeys = listings.filter((listing) => listing.scope === 'server').map((listing) => listing.key);
 	const userListings = listings.filter((listing) => listing.scope === 'user');
 	let messagesDeleted = 0;
 	for (const key of serverKeys) {
-		const headKey = Keys.archiveHead(key);
-		messagesDeleted += await store.lock.run(headKey, async () => {
-			const head = await store.get<ArchiveHead>(headKey);
-			if (!head) return 0;
-			const chunks = Array.from({ length: head.chunks }, (_, chunk) => Keys.archiveChunk(key, chunk));
-			const stored = await store.getMany<unknown[]>(chunks);
-			// An empty head with a new epoch makes every process drop its cached index.
-			await store.set(headKey, { chunks: 0, count: 0, epoch: head.epoch + 1 } satisfies ArchiveHead);
-			await store.delete(chunks);
-			return stored.reduce<number>((sum, chunk) => sum + (chunk?.length ?? 0), 0);
-		});
+		// An emptied archive's head moves to a new epoch, so every process drops its cached index.
+		messagesDeleted += await store.lock.run(Keys.archiveHead(key), () => archive.remove(key, () => true));
 	}
 	const keys = listings.map((listing) => listing.key);
 	await store.lock.runAll(keys, () => store.delete(keys));

@@ -101,6 +101,8 @@ export class SummaryWriter {
 					// Category mode replaces the map and keeps no free-form summary; summary mode keeps no map.
 					summary: categories ? null : text,
 					categories,
+					// Kept: it serves again if the summary is ever dropped, and goes on folding what leaves the window.
+					digest: current?.digest ?? null,
 					lastUpdated: now,
 					turnsSinceRefresh: 0
 				};

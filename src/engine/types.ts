@@ -126,6 +126,22 @@ export interface StoredMessage {
 	personaId?: string;
 }
 
+/**
+ * One line of a scope's digest (`foldIntoDigest`): a hard event kept as it was said, or a count of
+ * the small talk and acknowledgements around it.
+ */
+export interface DigestLine {
+	/** `Maya: we meet on June 3 at Luigi's` or `(4 short replies: ok ×2, lol, 👍)`: one line, without its time. */
+	text: string;
+	/** The messages the line stands for, oldest first; every message folded is cited by exactly one line. */
+	sourceIds: string[];
+	/** When its first message was written (milliseconds since the epoch). */
+	ts: number;
+	kind: 'event' | 'collapsed';
+	/** Who wrote those messages (member or persona ids), so a FULL or erased member's lines can be left out. */
+	authorIds?: string[];
+}
+
 /** One short-term memory entry: the recent messages of one scope. */
 export interface ShortTermEntry {
 	scope: 'user' | 'server';
@@ -142,6 +158,45 @@ export interface ShortTermEntry {
 	lastUpdated: number;
 	/** Turns since the summary was last refreshed. */
 	turnsSinceRefresh: number;
+	/** Messages that left the crude window, folded without an LLM; absent on entries stored before digests. */
+	digest?: DigestLine[] | null;
+	/** What the optional background summarizer wrote from the digest's sources (live scopes only). */
+	backgroundSummary?: BackgroundSummary;
+}
+
+/**
+ * A summary an LLM wrote in the background from the messages the digest cites. Every line of it cited
+ * its sources and together they covered all of them, or it would not have been stored.
+ */
+export interface BackgroundSummary {
+	/** One fact per line, citations removed. */
+	text: string;
+	/** The message ids it was built from, all cited. */
+	sourceIds: string[];
+	/** The authors of the archived sources, so erasure finds the summaries built from a member's words. */
+	authorIds: string[];
+	/** The newest digest line it covers (milliseconds since the epoch): later lines are served after it. */
+	coveredThrough: number;
+	model: string;
+	inputTokens: number;
+	outputTokens: number;
+	/** From `MEMORY_LLM_PRICE_INPUT_PER_MTOK` and `MEMORY_LLM_PRICE_OUTPUT_PER_MTOK`. */
+	costUsd: number;
+	/** Milliseconds since the epoch. */
+	createdAt: number;
+	/** A cited message was edited or deleted since: not served until rebuilt. */
+	stale: boolean;
+}
+
+/** Messages edited or deleted on Discord (`memory.messagesChanged`): background summaries citing them go stale. */
+export interface MessagesChange {
+	/** `null` in a DM. */
+	serverId: string | null;
+	channelId: string;
+	/** In a DM, the member the DM is with (whose scope it is); unused in a guild. */
+	userId?: string;
+	messageIds: string[];
+	kind: 'edited' | 'deleted';
 }
 
 /** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */

@@ -72,3 +72,14 @@ export const StatusLocationSchema = z.object({
 	channelId: IdSchema,
 	personaId: IdSchema.nullish()
 });
+
+/** Zod schema of a {@link MessagesChange}; in a DM the member's id says whose scope it is. */
+export const MessagesChangeSchema = z
+	.object({
+		serverId: IdSchema.nullable(),
+		channelId: IdSchema,
+		userId: IdSchema.optional(),
+		messageIds: z.array(MessageId).max(1000),
+		kind: z.enum(['edited', 'deleted'])
+	})
+	.refine((change) => change.serverId !== null || change.userId !== undefined, { message: 'a DM change needs the userId of the member the DM is with', path: ['userId'] });

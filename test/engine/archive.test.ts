@@ -108,7 +108,8 @@ describe.each(backends)('archive on $name', (backend) => {
 			await engine.recordTurn(turn({ text: 'archived nowhere pineapple', timestamp: clock.current }));
 			for (let index = 0; index < 12; index++) await engine.recordTurn(turn({ text: `later ${index}`, timestamp: clock.current + index + 1 }));
 			const context = await engine.buildContext(ask({ query: 'pineapple' }));
-			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'recent']);
+			// What left the window is only in the digest.
+			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'recent']);
 		});
 	});
 });

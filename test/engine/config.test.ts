@@ -14,7 +14,17 @@ describe('GIVEN no environment', () => {
 			storeNamespace: 'memory',
 			contextTokenBudget: 1500,
 			archiveRetentionDays: 30,
-			refreshCadence: 5
+			sweepIntervalMinutes: 60,
+			refreshCadence: 5,
+			llmBaseUrl: null,
+			llmApiKey: null,
+			llmModel: 'gpt-4o-mini',
+			llmTimeoutMs: 20_000,
+			llmMaxCallsPerChannelPerDay: 24,
+			llmMaxCallsPerDay: 500,
+			llmMinNewDigestLines: 4,
+			llmPriceInputPerMTok: 0,
+			llmPriceOutputPerMTok: 0
 		});
 	});
 
@@ -38,8 +48,13 @@ describe('GIVEN environment variables', () => {
 		['SHORT_TERM_MEMORY_MAX_MESSAGES_PER_CHANNEL', '0', 'a whole number from 1 to 200'],
 		['MEMORY_CONTEXT_TOKEN_BUDGET', '12.5', 'a whole number of tokens from 50 to 200000'],
 		['MEMORY_ARCHIVE_RETENTION_DAYS', '-1', 'a number of days from 0 (archive off) to 3650'],
+		['MEMORY_SWEEP_INTERVAL_MINUTES', '10081', 'a number of minutes from 0 (no automatic sweep) to 10080'],
 		['MEMORY_STORE_URL', 'mysql://localhost', 'a URL starting with sqlite://'],
-		['SHORT_TERM_MEMORY_TTL_HOURS', 'Infinity', 'a number of hours']
+		['SHORT_TERM_MEMORY_TTL_HOURS', 'Infinity', 'a number of hours'],
+		['MEMORY_LLM_BASE_URL', '127.0.0.1:8080/v1', 'an http:// or https:// base URL'],
+		['MEMORY_LLM_TIMEOUT_MS', '50', 'a whole number of milliseconds from 100 to 600000'],
+		['MEMORY_LLM_MAX_CALLS_PER_DAY', '-5', 'a whole number of calls from 0 to 10000000'],
+		['MEMORY_LLM_PRICE_INPUT_PER_MTOK', 'free', 'US dollars per million input tokens']
 	])('WHEN %s=%s THEN start-up stops naming the variable, the value and the accepted range', (name, value, accepts) => {
 		expect(() => resolveConfig({}, { [name]: value })).toThrowError(expect.objectContaining({ code: 'INVALID_CONFIG' }));
 		try {

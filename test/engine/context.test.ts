@@ -49,13 +49,13 @@ describe.each(backends)('context on $name', (backend) => {
 				await engine.recordTurn(turn({ text: `random chat number ${index} about the weather`, reply: `ok ${index}`, timestamp: clock.current }));
 			}
 			const context = await engine.buildContext(ask({ query: 'when is the wedding of my sister?' }));
-			// Thirty turns without a summary also bring the nudge.
-			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'relevant', 'recent']);
-			const relevant = context.blocks[1]!;
+			// Thirty turns without a summary also bring the nudge, and the digest of what left the window.
+			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'relevant', 'recent']);
+			const relevant = context.blocks[2]!;
 			expect(relevant.text).toContain('Maya: my sister Lena is getting married in Porto on August 8');
 			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*\[18:00\] Maya: my sister/);
 			// Nothing already shown in the recent window is repeated.
-			const recentIds = new Set(context.blocks[2]!.sourceIds);
+			const recentIds = new Set(context.blocks[3]!.sourceIds);
 			expect(relevant.sourceIds.some((id) => recentIds.has(id))).toBe(false);
 			expect(context.text).toBe(context.blocks.map((block) => block.text).join('\n\n'));
 		});

@@ -207,7 +207,7 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 				}
 				if (tokenBudget === 1500) {
 					expect(profile).toBeDefined();
-					expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'nudge', 'relevant', 'recent']);
+					expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'nudge', 'summary', 'relevant', 'recent']);
 					expect(context.text).toContain('my sister Lena marries in Porto');
 				}
 			}
