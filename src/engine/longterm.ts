@@ -39,7 +39,7 @@ const ProfilePatchSchema = z.strictObject({
 });
 
 /** One line of text: cleaned and with its white space collapsed, so no entry can break a block's layout. */
-export function oneLine(text: string): string {
+export function collapsedText(text: string): string {
 	return cleanText(text).replace(/\s+/g, ' ').trim();
 }
 
@@ -93,22 +93,22 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
 	countWithin('notes', parsed.notes?.length ?? 0, LongTermLimits.notes);
 	countWithin('tags', parsed.tags?.length ?? 0, LongTermLimits.tags);
 	const preferences = Object.entries(parsed.preferences ?? {}).map(([name, value]) => {
-		const cleanName = oneLine(name);
+		const cleanName = collapsedText(name);
 		if (cleanName.length === 0 || cleanName.length > LongTermLimits.preferenceNameChars)
 			throw invalid(`A preference name must be 1 to ${LongTermLimits.preferenceNameChars} characters; got ${JSON.stringify(name.slice(0, 80))}.`);
 		if (value === null) return [cleanName, null] as const;
-		const cleanValue = oneLine(value);
+		const cleanValue = collapsedText(value);
 		if (cleanValue.length === 0 || cleanValue.length > LongTermLimits.preferenceChars)
 			throw invalid(`A preference is at most ${LongTermLimits.preferenceChars} characters (and not empty); "${cleanName}" has ${cleanValue.length}. Use null to remove it.`);
 		return [cleanName, cleanValue] as const;
 	});
 	const notes = (parsed.notes ?? []).map((note) => {
-		const clean = oneLine(note);
+		const clean = collapsedText(note);
 		if (clean.length === 0 || clean.length > LongTermLimits.noteChars) throw invalid(`A note is at most ${LongTermLimits.noteChars} characters (and not empty); got one of ${clean.length}.`);
 		return clean;
 	});
 	const tags = (parsed.tags ?? []).map((tag) => {
-		const clean = oneLine(tag).toLowerCase();
+		const clean = collapsedText(tag).toLowerCase();
 		if (clean.length === 0 || clean.length > LongTermLimits.tagChars) throw invalid(`A tag is at most ${LongTermLimits.tagChars} characters (and not empty); got ${JSON.stringify(clean.slice(0, 80))}.`);
 		return clean;
 	});
@@ -146,7 +146,7 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
  */
 export async function saveTopic(deps: LongTermDependencies, userId: string, title: unknown, note: unknown, now: number): Promise<TopicNote> {
 	if (typeof title !== 'string' || typeof note !== 'string') throw invalid('A topic needs a title and a note, both text.');
-	const cleanTitle = oneLine(title);
+	const cleanTitle = collapsedText(title);
 	const slug = topicSlug(cleanTitle);
 	if (cleanTitle.length > LongTermLimits.topicTitleChars) throw invalid(`A topic title is at most ${LongTermLimits.topicTitleChars} characters; got ${cleanTitle.length}.`);
 	if (slug.length === 0) throw invalid(`A topic title needs at least one letter or digit (a–z, 0–9); got ${JSON.stringify(title.slice(0, 80))}.`);

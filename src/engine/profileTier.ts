@@ -1,5 +1,5 @@
 import { measured } from './budget';
-import { oneLine, type StoredTopics } from './longterm';
+import { collapsedText, type StoredTopics } from './longterm';
 import { processTerm } from './search';
 import { tokenCount, truncateToTokens } from './tokens';
 import type { ContextBlock, UserProfile } from './types';
@@ -28,7 +28,7 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 	};
 
 	const preferences = Object.entries(profile?.preferences ?? {}).flatMap(([name, value]) => {
-		const line = `${oneLine(name)}: ${oneLine(value)}`;
+		const line = `${collapsedText(name)}: ${collapsedText(value)}`;
 		return take(line) ? [line] : [];
 	});
 
@@ -47,7 +47,7 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 		const room = budget - used - header - 1;
 		// Nothing useful fits in the last few tokens.
 		if (room < 8) break;
-		const full = `- ${oneLine(topic.title)}: ${oneLine(topic.note)}`;
+		const full = `- ${collapsedText(topic.title)}: ${collapsedText(topic.note)}`;
 		const line = tokenCount(full) <= room ? full : truncateToTokens(full, room);
 		if (!line) continue;
 		used += header + tokenCount(line) + 1;
@@ -56,7 +56,7 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 	}
 
 	const notes = (profile?.notes ?? []).flatMap((note) => {
-		const line = `- ${oneLine(note)}`;
+		const line = `- ${collapsedText(note)}`;
 		return take(line) ? [line] : [];
 	});
 	const tags = [...(profile?.tags ?? [])];
