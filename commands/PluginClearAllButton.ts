@@ -1,6 +1,6 @@
 import { InteractionHandler, InteractionHandlerTypes } from '@sapphire/framework';
 import { type ButtonInteraction, MessageFlags } from 'discord.js';
-import { MemoryEvents } from '../src/discord/events';
+import { reportMemoryError } from '../src/discord/report';
 import { type ClearAllButton, parseClearAllButton } from './session/clear';
 
 /** The buttons of `/session clear scope:all`: only the member who asked can confirm, and only in time. */
@@ -31,7 +31,7 @@ export class PluginInteractionHandler extends InteractionHandler {
 			const erased = await this.container.memory.clearAll(interaction.user.id);
 			await interaction.update({ content: `Done: everything memory held about you is gone (${describe(erased)}).`, components: [] });
 		} catch (error) {
-			this.container.client.emit(MemoryEvents.Error, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
+			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			await interaction.update({ content: 'Memory is unavailable right now; nothing was deleted. Try again in a moment.', components: [] }).catch(() => undefined);
 		}
 	}

@@ -1,15 +1,16 @@
 import { Command } from '@sapphire/framework';
 import { ChannelType, type AutocompleteInteraction, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
-import { MemoryEvents } from '../src/discord/events';
 import { resolvedPrivacyLevel } from '../src/discord/privacy';
+import { reportMemoryError } from '../src/discord/report';
 import { runClear } from './session/clear';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';
+import { malformedOptions } from './session/options';
 import { runPrivacy } from './session/privacy';
 import { completeTopics, runForget, runProfile } from './session/profile';
 import { answer } from './session/reply';
 import { runStatus } from './session/status';
-import { runWipeChannel } from './session/wipe';
+import { runWipeChannel, WIPEABLE_CHANNEL_TYPES } from './session/wipe';
 
 /** `/session`: members see and manage their own memory; every answer is ephemeral. */
 export class PluginCommand extends Command {
@@ -60,7 +61,7 @@ export class PluginCommand extends Command {
 							.setName('wipe-channel')
 							.setDescription('Moderators: forget everything remembered in a channel')
 							.addChannelOption((option) =>
-								option.setName('channel').setDescription('The channel (this one by default)').addChannelTypes(ChannelType.GuildText, ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.GuildAnnouncement)
+								option.setName('channel').setDescription('The channel (this one by default)').addChannelTypes(...WIPEABLE_CHANNEL_TYPES)
 							)
 					),
 			guildIds.length > 0 ? { guildIds } : {}
@@ -94,7 +95,10 @@ export class PluginCommand extends Command {
 					return await answer(interaction, 'Unknown subcommand. Try `/session help`.');
 			}
 		} catch (error) {
-			this.container.client.emit(MemoryEvents.Error, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
+			// A member's malformed options are explained to them; they say nothing about memory.
+			const malformed = malformedOptions(error);
+			if (malformed) return void (await answer(interaction, malformed).catch(() => undefined));
+			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
 			await answer(interaction, invalid ? (error as Error).message : 'Memory is unavailable right now; nothing was changed. Try again in a moment.').catch(() => undefined);
 		}
@@ -104,7 +108,7 @@ export class PluginCommand extends Command {
 		try {
 			await completeTopics(interaction, this.container.memory);
 		} catch (error) {
-			this.container.client.emit(MemoryEvents.Error, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId ?? undefined });
+			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId ?? undefined });
 			await interaction.respond([]).catch(() => undefined);
 		}
 	}

@@ -1,6 +1,7 @@
 import { Listener } from '@sapphire/framework';
 import { MemoryEvents } from '../src/discord/events';
 import { resolvedTurnPrivacyLevel } from '../src/discord/privacy';
+import { reportMemoryError } from '../src/discord/report';
 import type { MemoryTurn } from '../src/engine/types';
 
 /** Records each turn the host reports; a failure is reported as `memoryError`, never thrown. */
@@ -15,7 +16,7 @@ export class PluginListener extends Listener<typeof MemoryEvents.TurnCompleted> 
 			const result = await this.container.memory.recordTurn({ ...turn, privacyLevel });
 			this.container.client.emit(MemoryEvents.TurnRecorded, turn, result);
 		} catch (error) {
-			this.container.client.emit(MemoryEvents.Error, error, { phase: 'capture', userId: turn?.userId, channelId: turn?.channelId });
+			reportMemoryError(this.container.client, error, { phase: 'capture', userId: turn?.userId, channelId: turn?.channelId });
 		}
 	}
 }

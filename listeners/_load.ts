@@ -3,6 +3,7 @@ import { PluginListener as PluginMemoryError } from './PluginMemoryError';
 import { PluginListener as PluginMessageDelete } from './PluginMessageDelete';
 import { PluginListener as PluginMessageDeleteBulk } from './PluginMessageDeleteBulk';
 import { PluginListener as PluginMessageUpdate } from './PluginMessageUpdate';
+import { PluginListener as PluginStoreRecovered } from './PluginStoreRecovered';
 import { PluginListener as PluginTurnCompleted } from './PluginTurnCompleted';
 
 /** Loads the plugin's listeners as virtual pieces, so they work from `dist/` in CommonJS and ESM. */
@@ -13,5 +14,7 @@ export async function loadListeners(options: { defaultErrorListener?: boolean })
 	await container.stores.loadPiece({ name: 'PluginMessageUpdate', piece: PluginMessageUpdate, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDelete', piece: PluginMessageDelete, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDeleteBulk', piece: PluginMessageDeleteBulk, store });
-	if (options.defaultErrorListener !== false) await container.stores.loadPiece({ name: 'PluginMemoryError', piece: PluginMemoryError, store });
+	if (options.defaultErrorListener === false) return;
+	await container.stores.loadPiece({ name: 'PluginMemoryError', piece: PluginMemoryError, store });
+	await container.stores.loadPiece({ name: 'PluginStoreRecovered', piece: PluginStoreRecovered, store });
 }

@@ -14,7 +14,8 @@ export { tokenCount } from './engine/tokens';
 export { foldIntoDigest } from './engine/digest';
 export type { SummaryTarget } from './engine/summary';
 export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './engine/summary';
-export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase } from './discord/events';
+export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase, type MemoryStoreRecovery } from './discord/events';
+export type { StoreHealthChange, StoreHealthCounters } from './engine/health';
 export type { MemoryPluginOptions } from './discord/options';
 export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './discord/turn';
 export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './discord/context';
@@ -30,7 +31,7 @@ export {
 export { RememberToolSchema, type RememberArguments } from './engine/remember';
 
 import type { MemoryEngine } from './engine/MemoryEngine';
-import type { MemoryErrorContext, MemoryEvents } from './discord/events';
+import type { MemoryErrorContext, MemoryEvents, MemoryStoreRecovery } from './discord/events';
 import type { MemoryPluginOptions } from './discord/options';
 import type { MemoryTurn, RecordTurnResult } from './engine/types';
 
@@ -44,6 +45,7 @@ declare module 'discord.js' {
 		[MemoryEvents.TurnCompleted]: [turn: MemoryTurn];
 		[MemoryEvents.TurnRecorded]: [turn: MemoryTurn, result: RecordTurnResult];
 		[MemoryEvents.Error]: [error: unknown, context: MemoryErrorContext];
+		[MemoryEvents.StoreRecovered]: [recovery: MemoryStoreRecovery];
 	}
 }
 

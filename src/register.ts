@@ -2,6 +2,7 @@ import { container, Plugin, postInitialization, preLogin, SapphireClient } from 
 import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
+import { MemoryEvents } from './discord/events';
 import { MemoryEngine } from './engine/MemoryEngine';
 // The module augmentation (ClientOptions.memory, Container.memory) lives in the root entry.
 import type {} from './index';
@@ -20,10 +21,22 @@ export class MemoryPlugin extends Plugin {
 		};
 	}
 
-	/** Opens the engine before login, so a bad setting stops start-up with a clear message. */
+	/**
+	 * Opens the engine before login, so a bad setting stops start-up with a clear message. A store
+	 * outage is emitted once when it starts (`memoryError`, phase `store`) and once when it ends.
+	 */
 	public static override async [preLogin](this: SapphireClient, options: ClientOptions): Promise<void> {
 		const memory = options.memory ?? {};
-		container.memory = await MemoryEngine.open({ storeUrl: memory.storeUrl, keyv: memory.keyv, config: memory.config, logger: container.logger });
+		container.memory = await MemoryEngine.open({
+			storeUrl: memory.storeUrl,
+			keyv: memory.keyv,
+			config: memory.config,
+			logger: container.logger,
+			onStoreHealth: (change) => {
+				if (change.available) this.emit(MemoryEvents.StoreRecovered, { downMs: change.downMs, failedCalls: change.failedCalls });
+				else this.emit(MemoryEvents.Error, change.error, { phase: 'store' });
+			}
+		});
 	}
 }
 

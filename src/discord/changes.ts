@@ -1,7 +1,7 @@
 import { container } from '@sapphire/framework';
 import type { Message, PartialMessage } from 'discord.js';
 import type { MessagesChange } from '../engine/types';
-import { MemoryEvents } from './events';
+import { reportMemoryError } from './report';
 
 /**
  * True when an update changed what a message says. Discord also sends an update when a link's
@@ -38,6 +38,6 @@ export async function forwardMessagesChange(change: MessagesChange | null): Prom
 	try {
 		await container.memory.messagesChanged(change);
 	} catch (error) {
-		container.client.emit(MemoryEvents.Error, error, { phase: 'message-change', userId: change.userId, channelId: change.channelId });
+		reportMemoryError(container.client, error, { phase: 'message-change', userId: change.userId, channelId: change.channelId });
 	}
 }

@@ -1,7 +1,7 @@
 import { container } from '@sapphire/framework';
 import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
 import type { MemoryContext } from '../engine/types';
-import { MemoryEvents } from './events';
+import { reportMemoryError } from './report';
 import type { PersonaIdentity } from './turn';
 
 /** Options of {@link contextForMessage}. */
@@ -18,7 +18,8 @@ export const EMPTY_CONTEXT: MemoryContext = Object.freeze({ text: '', tokens: 0,
 /**
  * The pre-generation hook: the memory context for a reply to `message` by `persona`. It passes the
  * channels the member can view, so cross-channel memory never shows one they cannot read. It never
- * throws: a failure is emitted as `memoryError` and an empty context returned.
+ * throws: a failure is emitted as `memoryError` (a store outage once, not per message) and an empty
+ * context returned.
  * @example
  * const memory = await contextForMessage(message, { id: 'sol' });
  * const prompt = `${memory.text}\n\n${message.content}`;
@@ -38,7 +39,7 @@ export async function contextForMessage(message: Message, persona: PersonaIdenti
 			visibleChannelIds: visibleChannelIds(message)
 		});
 	} catch (error) {
-		message.client.emit(MemoryEvents.Error, error, { phase: 'context', userId: message.author.id, channelId: message.channelId });
+		reportMemoryError(message.client, error, { phase: 'context', userId: message.author.id, channelId: message.channelId });
 		return EMPTY_CONTEXT;
 	}
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MemoryError } from '../engine/errors';
 import { RememberToolSchema } from '../engine/remember';
 import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine/summary';
-import { MemoryEvents } from './events';
+import { reportMemoryError } from './report';
 import type { PersonaIdentity } from './turn';
 
 /** The tool's name, as the LLM calls it. */
@@ -69,7 +69,7 @@ export async function handleShortTermMemoryTool(args: unknown, message: Message,
 		return JSON.stringify({ ok: true, stored: result.summary.length, summary: result.summary });
 	} catch (error) {
 		if (error instanceof MemoryError && error.code === 'INVALID_INPUT') return JSON.stringify({ ok: false, error: error.message });
-		message.client.emit(MemoryEvents.Error, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
+		reportMemoryError(message.client, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
 		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; the summary was not stored.' });
 	}
 }
@@ -103,7 +103,7 @@ export async function handleRememberTool(args: unknown, message: Message): Promi
 		return JSON.stringify({ ok: true, ...result });
 	} catch (error) {
 		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED')) return JSON.stringify({ ok: false, error: error.message });
-		message.client.emit(MemoryEvents.Error, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
+		reportMemoryError(message.client, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
 		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; nothing was stored.' });
 	}
 }

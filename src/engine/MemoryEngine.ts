@@ -1,13 +1,14 @@
 import type Keyv from 'keyv';
 import * as Account from './account';
 import { Archive } from './archive';
-import { AuthorIndex } from './authors';
+import { AUTHOR_FLUSH_MS, AuthorIndex } from './authors';
 import { recordTurn } from './capture';
 import { type MemoryConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { ScopeDirectory } from './directory';
 import * as Erasure from './erasure';
-import { MemoryError } from './errors';
+import { isOutage, MemoryError } from './errors';
+import type { StoreHealthChange, StoreHealthCounters } from './health';
 import * as LongTerm from './longterm';
 import { keptPastExpiryMs } from './maintenance/grace';
 import { Registry } from './maintenance/registry';
@@ -63,13 +64,26 @@ export interface MemoryEngineOptions {
 	logger?: MemoryLogger;
 	/** The environment to read settings from. @default process.env */
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Told when the store becomes unreachable (once per outage, with its first failure) and when it is
+	 * back (once). Without it the engine logs both through `logger`.
+	 */
+	onStoreHealth?: (change: StoreHealthChange) => void;
 }
 
 /** Counters an operator can watch. */
 export interface MemoryCounters {
 	turnsRecorded: number;
 	turnsSkipped: Record<SkipReason, number>;
+	/** Turns not captured because the store failed (`recordTurn` rejected with `STORE_UNAVAILABLE` or `STORE_FAILURE`). */
+	turnsFailed: number;
 	contextsBuilt: number;
+	/** Contexts the store failed to give (the Sapphire layer then injects an empty one). */
+	contextsFailed: number;
+	/** Whether the store answers, and its outages. */
+	store: StoreHealthCounters;
+	/** Changes to keys shard processes share (user and author indexes, registries) that another process wrote over, found on reading them back and made again. */
+	sharedWritesRepaired: number;
 	/** The background summarizer's calls, answers, caps, tokens and cost (`enabled: false` when it is off). */
 	summarizer: SummarizerCounters;
 	/** Sweeps completed and failed, and what the last one deleted. */
@@ -95,10 +109,12 @@ export class MemoryEngine {
 	private readonly captures = new Set<Promise<RecordTurnResult>>();
 	private readonly summaries: SummaryWriter;
 	private readonly now: () => number;
-	private readonly counters: MemoryCounters = {
+	private readonly counters: Omit<MemoryCounters, 'store' | 'sharedWritesRepaired'> = {
 		turnsRecorded: 0,
 		turnsSkipped: { 'stop-response': 0, 'empty-history': 0, 'privacy-full': 0, 'no-response': 0 },
+		turnsFailed: 0,
 		contextsBuilt: 0,
+		contextsFailed: 0,
 		summarizer: summarizerCounters(false),
 		sweeps: { runs: 0, failures: 0, last: null }
 	};
@@ -118,7 +134,9 @@ export class MemoryEngine {
 		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000, { registry, graceMs: () => keptPastExpiryMs(this.config) });
 		this.settings = new SettingsRepository(store);
 		this.directory = new ScopeDirectory(store, getConfig, registry);
-		this.authors = new AuthorIndex(store, registry);
+		this.authors = new AuthorIndex(store, registry, AUTHOR_FLUSH_MS, undefined, (error) => {
+			if (!isOutage(error)) logger.error('[memory] writing author counts failed:', error);
+		});
 		this.account = {
 			store,
 			archive: this.archive,
@@ -151,8 +169,10 @@ export class MemoryEngine {
 	 */
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv });
-		const engine = new MemoryEngine(store, config, options.now ?? Date.now, options.logger ?? console);
+		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv, timeoutMs: config.storeTimeoutMs });
+		const logger = options.logger ?? console;
+		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
+		const engine = new MemoryEngine(store, config, options.now ?? Date.now, logger);
 		engine.sweeps.start();
 		return engine;
 	}
@@ -169,6 +189,9 @@ export class MemoryEngine {
 			const result = await capture;
 			if (result.written) this.counters.turnsRecorded++;
 			return result;
+		} catch (error) {
+			if (isStoreError(error)) this.counters.turnsFailed++;
+			throw error;
 		} finally {
 			this.captures.delete(capture);
 			// Only queued, once the turn is stored: the summarizer's worker starts after this call has returned.
@@ -180,15 +203,20 @@ export class MemoryEngine {
 	public async buildContext(request: ContextRequest): Promise<MemoryContext> {
 		this.assertOpen();
 		const parsed = parseInput(ContextRequestSchema, request, 'context request') as ContextRequest;
-		const context = await buildContext({ store: this.store, archive: this.archive, settings: this.settings, config: () => this.config }, parsed, this.now());
-		this.counters.contextsBuilt++;
-		return context;
+		try {
+			const context = await buildContext({ store: this.store, archive: this.archive, settings: this.settings, config: () => this.config }, parsed, this.now());
+			this.counters.contextsBuilt++;
+			return context;
+		} catch (error) {
+			if (isStoreError(error)) this.counters.contextsFailed++;
+			throw error;
+		}
 	}
 
 	/** Changes a user's settings; a user who leaves MINIMAL loses their profile and topics, which they may no longer keep. */
 	public async setUserSettings(userId: string, patch: Partial<UserSettings>): Promise<UserSettings> {
 		this.assertOpen();
-		const settings = await this.settings.setUser(userId, patch);
+		const settings = await this.settings.setUser(userId, patch, this.now());
 		if (settings.privacyLevel !== PrivacyLevel.MINIMAL) await LongTerm.eraseLongTerm(this.store, userId);
 		return settings;
 	}
@@ -355,7 +383,7 @@ export class MemoryEngine {
 
 	/** A snapshot of the counters. */
 	public stats(): MemoryCounters {
-		return structuredClone(this.counters);
+		return structuredClone({ ...this.counters, store: this.store.health.counters, sharedWritesRepaired: this.store.readBack.repairs });
 	}
 
 	/**
@@ -380,7 +408,9 @@ export class MemoryEngine {
 		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		this.archive.clearCache();
 		// Author counts held in memory are written before the store goes, and registry ids read back.
-		await this.authors.flush();
+		// A store that is down loses the counts, not the close.
+		await this.authors.flush().catch(() => undefined);
+		this.authors.stop();
 		await this.registry.settled();
 		await this.store.close();
 	}
@@ -393,4 +423,16 @@ export class MemoryEngine {
 	private assertOpen(): void {
 		if (this.closed) throw new MemoryError('CLOSED', 'The memory engine is closed.');
 	}
+}
+
+function isStoreError(error: unknown): boolean {
+	return error instanceof MemoryError && (error.code === 'STORE_UNAVAILABLE' || error.code === 'STORE_FAILURE');
+}
+
+/** The default of `onStoreHealth`: one line when an outage starts, one when it ends. */
+function logStoreHealth(logger: MemoryLogger): (change: StoreHealthChange) => void {
+	return (change) => {
+		if (change.available) logger.warn(`[memory] the store is back after ${(change.downMs / 1000).toFixed(1)} s; ${change.failedCalls} calls failed meanwhile.`);
+		else logger.error(`[memory] the store is unreachable (${change.error.message}); replies go on without memory and turns are not captured until it is back.`);
+	};
 }

@@ -59,6 +59,12 @@ function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
 	return Array.from({ length: heldChunks(head) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
 }
 
+/** An append read and planned by {@link Archive.prepare}: the messages it stores, and the write. */
+export interface PendingAppend {
+	fresh: StoredMessage[];
+	commit: () => Promise<void>;
+}
+
 interface LoadedArchive {
 	head: ArchiveHead;
 	index: ScopeIndex;
@@ -71,6 +77,8 @@ interface LoadedArchive {
  */
 export class Archive {
 	private readonly loaded: LRUCache<string, LoadedArchive>;
+	/** Loads in flight, by scope and head. */
+	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
 	private readonly graceMs: () => number;
 
@@ -94,17 +102,29 @@ export class Archive {
 	 * Callers hold the scope's lock, so one scope is appended to by one call at a time.
 	 */
 	public async append(scopeKey: string, messages: readonly StoredMessage[], now: number): Promise<StoredMessage[]> {
-		if (this.disabled || messages.length === 0) return [];
+		const pending = await this.prepare(scopeKey, messages, now);
+		await pending.commit();
+		return pending.fresh;
+	}
+
+	/**
+	 * Reads what {@link Archive.append} needs and returns the messages it would store, written by
+	 * `commit()`, so that a caller can index them before they are stored. The caller holds the scope's
+	 * head lock from here until the commit has resolved.
+	 */
+	public async prepare(scopeKey: string, messages: readonly StoredMessage[], now: number): Promise<PendingAppend> {
+		const nothing: PendingAppend = { fresh: [], commit: async () => undefined };
+		if (this.disabled || messages.length === 0) return nothing;
 		const retention = this.retentionMs();
 		const unique = [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
-		if (unique.length === 0) return [];
+		if (unique.length === 0) return nothing;
 
 		const headKey = Keys.archiveHead(scopeKey);
 		const markerKeys = unique.map((message) => Keys.archiveMarker(scopeKey, message.id));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
 		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = (await this.store.getMany<unknown>([headKey, ...markerKeys])) as [ArchiveHead | undefined, ...unknown[]];
 		const fresh = unique.filter((_, index) => markers[index] === undefined);
-		if (fresh.length === 0) return [];
+		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;
 		const last = Math.max(first, head.chunks - 1);
@@ -124,20 +144,25 @@ export class Archive {
 		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
 		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: 1, ttlMs });
 		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
-		// The head goes last: a crash before it leaves chunks a later append simply rewrites.
-		await this.store.setMany(writes);
-		await this.store.set(headKey, nextHead, ttlMs);
-		await this.registry?.note('archives', scopeKey);
+		writes.push({ key: headKey, value: nextHead, ttlMs });
 
-		const cached = this.loaded.get(scopeKey);
-		if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) {
-			cached.index.add(fresh);
-			cached.head = nextHead;
-			this.loaded.set(scopeKey, cached);
-		} else if (cached) {
-			this.loaded.delete(scopeKey);
-		}
-		return fresh;
+		const commit = async () => {
+			// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
+			// killed after the write must not leave an archive the sweep never visits.
+			await this.registry?.note('archives', scopeKey);
+			// One write: a marker never lands without its chunk and the head naming it, which would hide its message
+			// from every later append. On SQLite, Redis and PostgreSQL a batch lands whole even if the process is killed.
+			await this.store.setMany(writes);
+			const cached = this.loaded.get(scopeKey);
+			if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) {
+				cached.index.add(fresh);
+				cached.head = nextHead;
+				this.loaded.set(scopeKey, cached);
+			} else if (cached) {
+				this.loaded.delete(scopeKey);
+			}
+		};
+		return { fresh, commit };
 	}
 
 	/**
@@ -151,11 +176,19 @@ export class Archive {
 		const cached = this.loaded.get(scopeKey);
 		if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) return cached.index;
 
-		const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
-		const index = new ScopeIndex();
-		for (const chunk of chunks) if (chunk) index.add(chunk);
-		this.loaded.set(scopeKey, { head, index });
-		return index;
+		// Contexts built at once share one load: each building the same index would keep the CPU busy for seconds.
+		const loadKey = `${scopeKey} ${head.count} ${head.epoch}`;
+		const inFlight = this.loading.get(loadKey);
+		if (inFlight) return inFlight;
+		const load = (async () => {
+			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
+			const index = new ScopeIndex();
+			for (const chunk of chunks) if (chunk) index.add(chunk);
+			this.loaded.set(scopeKey, { head, index });
+			return index;
+		})().finally(() => this.loading.delete(loadKey));
+		this.loading.set(loadKey, load);
+		return load;
 	}
 
 	/** Every message the scope's archive stores, oldest first, read straight from its chunks (not cached). */

@@ -32,12 +32,17 @@ export const AUTHOR_FLUSH_MS = 10 * 60_000;
  */
 export class AuthorIndex {
 	private readonly known: LRUCache<string, Map<string, KnownScope>>;
+	/** Set while counts wait in memory: they are written {@link AUTHOR_FLUSH_MS} after the first. */
+	private flushTimer: NodeJS.Timeout | null = null;
+	private stopped = false;
 
 	public constructor(
 		private readonly store: MemoryStore,
 		private readonly registry?: Registry,
 		private readonly flushMs = AUTHOR_FLUSH_MS,
-		maxAuthors = 50_000
+		maxAuthors = 50_000,
+		/** Told when the timer's write of the counts fails (they are kept for the next). */
+		private readonly onFlushError: (error: unknown) => void = () => undefined
 	) {
 		this.known = new LRUCache({ max: maxAuthors });
 	}
@@ -64,6 +69,7 @@ export class AuthorIndex {
 			if (state && now - state.flushedAt < this.flushMs) {
 				state.pending += count;
 				state.lastTs = Math.max(state.lastTs, lastTs);
+				if (count > 0) this.scheduleFlush();
 				continue;
 			}
 			const carried = state?.pending ?? 0;
@@ -95,6 +101,8 @@ export class AuthorIndex {
 	public async remove(authorId: string, scopeKeys: readonly string[]): Promise<void> {
 		const known = this.known.peek(authorId);
 		for (const scopeKey of scopeKeys) known?.delete(scopeKey);
+		// A count read back after this must not come back.
+		await this.store.readBack.settled(Keys.authorIndex(authorId));
 		await this.store.update<AuthorListings>(Keys.authorIndex(authorId), (current) => {
 			if (!current) return null;
 			const next = { ...current };
@@ -110,6 +118,7 @@ export class AuthorIndex {
 	 */
 	public async prune(authorId: string, change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null): Promise<{ listings: number; indexDeleted: boolean }> {
 		const key = Keys.authorIndex(authorId);
+		await this.store.readBack.settled(key);
 		// By hand rather than through update(): the registry must change while the key's lock is held.
 		return this.store.lock.run(key, async () => {
 			const stored = await this.store.get<AuthorListings>(key);
@@ -136,8 +145,14 @@ export class AuthorIndex {
 		});
 	}
 
-	/** Writes every count still held in memory (on close). */
+	/**
+	 * Writes every count still held in memory: on close, and from a timer {@link AUTHOR_FLUSH_MS} after
+	 * a count was first held, so that another shard process's status, and a process killed, lag by that
+	 * at most. The timer runs only while counts wait, and never keeps the process alive.
+	 */
 	public async flush(): Promise<void> {
+		if (this.flushTimer) clearTimeout(this.flushTimer);
+		this.flushTimer = null;
 		const writes: Promise<void>[] = [];
 		for (const [authorId, scopes] of this.known.entries()) {
 			const changes: AuthorListings = {};
@@ -146,20 +161,64 @@ export class AuthorIndex {
 				changes[scopeKey] = { count: state.pending, lastTs: state.lastTs };
 				state.pending = 0;
 			}
-			if (Object.keys(changes).length > 0) writes.push(this.add(authorId, changes));
+			if (Object.keys(changes).length === 0) continue;
+			writes.push(
+				this.add(authorId, changes).catch((error: unknown) => {
+					// Unwritten: counted again, for the next flush.
+					for (const [scopeKey, change] of Object.entries(changes)) {
+						const state = scopes.get(scopeKey);
+						if (state) state.pending += change.count;
+					}
+					this.scheduleFlush();
+					throw error;
+				})
+			);
 		}
 		await Promise.all(writes);
 	}
 
+	/** Stops the timer (on close, after the last flush). */
+	public stop(): void {
+		this.stopped = true;
+		if (this.flushTimer) clearTimeout(this.flushTimer);
+		this.flushTimer = null;
+	}
+
+	private scheduleFlush(): void {
+		if (this.stopped || this.flushTimer) return;
+		this.flushTimer = setTimeout(() => {
+			this.flushTimer = null;
+			this.flush().catch(this.onFlushError);
+		}, this.flushMs);
+		this.flushTimer.unref();
+	}
+
 	private async add(authorId: string, changes: AuthorListings): Promise<void> {
-		await this.store.update<AuthorListings>(Keys.authorIndex(authorId), (current) => {
+		const key = Keys.authorIndex(authorId);
+		const written: AuthorListings = {};
+		// Before the write too (free once the id is known), so a process killed after it leaves no index the sweep never visits.
+		await this.registry?.note('authors', authorId);
+		await this.store.update<AuthorListings>(key, (current) => {
 			const next = { ...current };
 			for (const [scopeKey, change] of Object.entries(changes)) {
 				const stored = next[scopeKey];
-				next[scopeKey] = { count: (stored?.count ?? 0) + change.count, lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs) };
+				next[scopeKey] = written[scopeKey] = { count: (stored?.count ?? 0) + change.count, lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs) };
 			}
 			return { value: next };
 		});
+		// Every shard process the author talks through writes this key: read back until it holds what was written.
+		// One process counts each scope, so a lower count read back is another process's stale copy, and the higher one is put back.
+		const holds = (stored: AuthorListings | undefined) => Object.entries(written).every(([scopeKey, listing]) => (stored?.[scopeKey]?.count ?? -1) >= listing.count);
+		const repair = () =>
+			this.store.update<AuthorListings>(key, (current) => {
+				const next = { ...current };
+				for (const [scopeKey, listing] of Object.entries(written)) {
+					const stored = next[scopeKey];
+					next[scopeKey] = { count: Math.max(stored?.count ?? 0, listing.count), lastTs: Math.max(stored?.lastTs ?? listing.lastTs, listing.lastTs) };
+				}
+				return { value: next };
+			});
+		void this.store.readBack.confirm(key, holds, repair);
 		await this.registry?.note('authors', authorId);
 	}
 }

@@ -25,7 +25,10 @@ export interface CaptureDependencies {
 }
 
 function clip(text: string): string {
-	return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+	if (text.length <= MAX_MESSAGE_CHARS) return text;
+	// Never between the two halves of a surrogate pair (an emoji), which would store broken UTF-16.
+	const end = /[\uD800-\uDBFF]/.test(text[MAX_MESSAGE_CHARS - 2]!) ? MAX_MESSAGE_CHARS - 2 : MAX_MESSAGE_CHARS - 1;
+	return `${text.slice(0, end)}…`;
 }
 
 /** Records one finished turn as DESIGN.md's Capture section says. The turn is already validated. */
@@ -161,14 +164,17 @@ async function writeScopes(
 			};
 			return { key, entry };
 		});
+		// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
+		// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
+		// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
+		const archive = await deps.archive.prepare(liveKey, messages, now);
+		await deps.authors.record(liveKey, landed, archive.fresh, now);
+		await deps.directory.track(entries, now);
 		await deps.store.setMany(entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })));
-		const archived = await deps.archive.append(liveKey, messages, now);
-		// Inside the scope's lock, so an erasure of this scope never runs between the write and its listing.
-		await deps.authors.record(liveKey, landed, archived, now);
+		await archive.commit();
 		return entries;
 	});
 
-	await deps.directory.track(written, now);
 	const live = written.find(({ key }) => key === liveKey);
 	if (live) deps.onLiveWrite?.(live.key, live.entry);
 	return keys;

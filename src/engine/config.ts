@@ -19,6 +19,7 @@ export const MemoryEnvironment = {
 	SHORT_TERM_MEMORY_DEFAULT_CRUDE_MESSAGE_COUNT: { key: 'crudeMessageCount', schema: integer(0, 50), default: 6, accepts: 'a whole number from 0 to 50' },
 	SHORT_TERM_MEMORY_MAX_SUMMARY_LENGTH: { key: 'maxSummaryLength', schema: integer(100, 20_000), default: 1500, accepts: 'a whole number of characters from 100 to 20000' },
 	MEMORY_STORE_URL: { key: 'storeUrl', schema: z.string().regex(/^(sqlite|redis|rediss|postgres|postgresql):\/\/.+/), default: 'sqlite://./data/memory.sqlite', accepts: 'a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://' },
+	MEMORY_STORE_TIMEOUT_MS: { key: 'storeTimeoutMs', schema: integer(100, 60_000), default: 2000, accepts: 'a whole number of milliseconds from 100 to 60000' },
 	MEMORY_STORE_NAMESPACE: { key: 'storeNamespace', schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), default: 'memory', accepts: '1 to 64 letters, digits, "_" or "-"' },
 	MEMORY_CONTEXT_TOKEN_BUDGET: { key: 'contextTokenBudget', schema: integer(50, 200_000), default: 1500, accepts: 'a whole number of tokens from 50 to 200000' },
 	MEMORY_ARCHIVE_RETENTION_DAYS: { key: 'archiveRetentionDays', schema: z.coerce.number().min(0).max(3650), default: 30, accepts: 'a number of days from 0 (archive off) to 3650' },
@@ -54,6 +55,8 @@ export interface MemoryConfig {
 	maxSummaryLength: number;
 	/** @default 'sqlite://./data/memory.sqlite' */
 	storeUrl: string;
+	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE` (SQLite waits its busy timeout). @default 2000 */
+	storeTimeoutMs: number;
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. @default 'memory' */
 	storeNamespace: string;
 	/** @default 1500 */

@@ -11,6 +11,7 @@ import { profileBlock } from './profileTier';
 import type { SettingsRepository } from './settings';
 import { linesPastSummary, servableSummary } from './summarizer';
 import type { MemoryStore } from './store';
+import { EVERY_CHANNEL } from './storedValues';
 import { tokenCount, truncateToTokens } from './tokens';
 import { type BackgroundSummary, type ContextBlock, type ContextRequest, type DigestLine, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserProfile } from './types';
 
@@ -23,6 +24,8 @@ export interface ContextDependencies {
 }
 
 const DAY = 86_400_000;
+/** The fewest tokens of an end-cut message shown next to whole ones in the recent tier. */
+const MIN_CUT_TOKENS = 16;
 
 /** Builds the token-budgeted context for one request, as DESIGN.md's Context section says. */
 export async function buildContext(deps: ContextDependencies, request: ContextRequest, now: number): Promise<MemoryContext> {
@@ -132,17 +135,26 @@ function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | 
 	if (messages.length === 0) return null;
 	const header = 'Recent messages in this conversation (UTC):';
 	const fixed = tokenCount(header);
-	let chosen = fitMessages([...messages].sort(byTime).reverse(), budget, fixed);
-	if (chosen.length === 0) {
-		// Even the newest message alone is too long: show its end-cut beginning rather than nothing.
-		const newest = [...messages].sort(byTime).at(-1)!;
+	const newestFirst = [...messages].sort(byTime).reverse();
+	let chosen = fitMessages(newestFirst, budget, fixed);
+	// A message too long for the tier even alone (a member's 4,000 characters) is shown end-cut in the room
+	// left rather than left out: the newest such one, where the window reaches it (every newer message is
+	// shown, or it sits between shown ones).
+	const fitsAlone = (message: StoredMessage) => fixed + tokenCount(`${dayLabel(message.ts)}:`) + tokenCount(messageLine(message)) + 2 <= budget;
+	const passed = newestFirst.find((message) => !chosen.includes(message) && !fitsAlone(message));
+	const reached =
+		passed !== undefined && (newestFirst.slice(0, newestFirst.indexOf(passed)).every((newer) => chosen.includes(newer)) || chosen.some((shown) => byTime(shown, passed) < 0));
+	if (passed && reached) {
+		const used = chosen.length === 0 ? fixed : measured([header, ...datedLines(chosen)]).tokens + 1;
+		const day = dayLabel(passed.ts);
+		const dayLine = chosen.some((message) => dayLabel(message.ts) === day) ? 0 : tokenCount(`${day}:`) + 1;
 		// The date line, the time and the speaker take their tokens too.
-		const room = budget - fixed - tokenCount(`${dayLabel(newest.ts)}:`) - tokenCount(messageLine({ ...newest, text: '' })) - 2;
-		const text = truncateToTokens(oneLine(newest.text), room);
-		if (!text) return null;
-		chosen = fitMessages([{ ...newest, text }], budget, fixed);
-		if (chosen.length === 0) return null;
+		const room = budget - used - dayLine - tokenCount(messageLine({ ...passed, text: '' })) - 2;
+		// Beside whole messages, a cut of a few tokens would say nothing.
+		const text = chosen.length === 0 || room >= MIN_CUT_TOKENS ? truncateToTokens(oneLine(passed.text), room) : '';
+		if (text) chosen = fitMessages([...chosen].reverse().concat({ ...passed, text }), budget, fixed);
 	}
+	if (chosen.length === 0) return null;
 	const { text, tokens } = measured([header, ...datedLines(chosen)]);
 	return { tier: 'recent', text, tokens, sourceIds: chosen.map((message) => message.id) };
 }
@@ -183,7 +195,9 @@ async function otherChannels(
 	const outsidePrivate = (listing: ScopeListing) => {
 		const privateChannels = privateByServer.get(listing.serverId);
 		if (!privateChannels) return true;
-		const home = [listing.channelId, listing.parentChannelId].filter((id): id is string => Boolean(id) && privateChannels.has(id!));
+		// Server settings that could not be read make every channel private (see storedValues.ts).
+		const everyChannel = privateChannels.has(EVERY_CHANNEL);
+		const home = [listing.channelId, listing.parentChannelId].filter((id): id is string => Boolean(id) && (everyChannel || privateChannels.has(id!)));
 		if (home.length === 0) return true;
 		// A private channel's memory stays in that channel and its threads.
 		return listing.serverId === here && home.some((id) => id === request.channelId || id === request.parentChannelId);

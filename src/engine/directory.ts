@@ -66,16 +66,23 @@ export class ScopeDirectory {
 		}
 		await Promise.all(
 			[...byDirectory].map(async ([directoryKey, listings]) => {
-				await this.store.update<Listings>(directoryKey, (current) => {
-					const next: Listings = {};
-					// An expired listing stays a while: it is how the sweep finds the entry to delete.
-					for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
-					for (const listing of listings) next[listing.key] = listing;
-					const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
-					return { value: next, ttlMs: Math.max(1, longest + grace - now) };
-				});
-				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
+				const merge = () =>
+					this.store.update<Listings>(directoryKey, (current) => {
+						const next: Listings = {};
+						// An expired listing stays a while: it is how the sweep finds the entry to delete.
+						for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
+						// A listing read back late never replaces a newer one.
+						for (const listing of listings) if ((next[listing.key]?.lastUpdated ?? -Infinity) <= listing.lastUpdated) next[listing.key] = listing;
+						const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
+						return { value: next, ttlMs: Math.max(1, longest + grace - now) };
+					});
 				const [kind, id] = owners.get(directoryKey)!;
+				// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
+				await this.registry?.note(kind, id);
+				await merge();
+				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
+				if (kind === 'users') void this.store.readBack.confirm<Listings>(directoryKey, (stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated), merge);
+				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
 				await this.registry?.note(kind, id);
 			})
 		);
@@ -83,6 +90,8 @@ export class ScopeDirectory {
 
 	/** Removes listings, e.g. after their entries were deleted. */
 	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
+		// A listing read back after this must not come back.
+		await this.store.readBack.settled(directoryKey);
 		await this.store.update<Listings>(directoryKey, (current) => {
 			if (!current) return null;
 			const next = { ...current };
@@ -98,6 +107,7 @@ export class ScopeDirectory {
 	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
 		const [kind, id] = owner;
 		const directoryKey = kind === 'servers' ? Keys.serverIndex(id) : Keys.userIndex(id);
+		await this.store.readBack.settled(directoryKey);
 		// By hand rather than through update(): the registry must change while the directory's lock is held.
 		return this.store.lock.run(directoryKey, async () => {
 			const current = await this.store.get<Listings>(directoryKey);

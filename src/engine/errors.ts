@@ -23,9 +23,34 @@ export class MemoryError extends Error {
 	}
 }
 
-/** Wraps whatever a store adapter threw so callers see one error type. */
+/** True for a call that failed because the store is unreachable: the outage is told once, by the store's health, not by each such call. */
+export function isOutage(error: unknown): boolean {
+	return error instanceof MemoryError && error.code === 'STORE_UNAVAILABLE';
+}
+
+/**
+ * Wraps whatever a store adapter threw so callers see one error type: `STORE_UNAVAILABLE` when the
+ * store could not be reached (down, restarting, refusing or dropping connections), else `STORE_FAILURE`.
+ */
 export function storeError(operation: string, cause: unknown): MemoryError {
 	if (cause instanceof MemoryError) return cause;
 	const detail = cause instanceof Error ? cause.message : String(cause);
-	return new MemoryError('STORE_FAILURE', `Memory store failed during ${operation}: ${detail}`, { cause });
+	return new MemoryError(unreachable(cause) ? 'STORE_UNAVAILABLE' : 'STORE_FAILURE', `Memory store failed during ${operation}: ${detail}`, { cause });
+}
+
+/** Socket errors of Node.js, and PostgreSQL's connection failures (class 08) and shutdowns (57P01 to 57P03). */
+const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|08\w{3}|57P0[123])$/;
+/** What node-redis, @keyv/redis and pg say when the server is away (their errors carry no code). */
+const UNREACHABLE_MESSAGES =
+	/^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Redis client is not connected|Redis timed out|LOADING |Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function unreachable(cause: unknown): boolean {
+	for (let error = cause; error instanceof Error; error = error.cause) {
+		const code = (error as { code?: unknown }).code;
+		if ((typeof code === 'string' && UNREACHABLE_CODES.test(code)) || UNREACHABLE_MESSAGES.test(error.message)) return true;
+		// node-redis keeps the socket's error on a reconnect failure.
+		const socketError = (error as { socketError?: unknown }).socketError;
+		if (socketError instanceof Error && unreachable(socketError)) return true;
+	}
+	return false;
 }

@@ -9,7 +9,8 @@ export function dayLabel(ts: number): string {
 
 /** The text on one line: a line break inside a message must not start a line of its own. */
 export function oneLine(text: string): string {
-	return text.replace(/\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
+	// A match starts only where a run of white space starts, so a long run with no line break is scanned once (not quadratic).
+	return text.replace(/(?<!\s)\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
 }
 
 /** `18:05` (UTC): the time a snippet line opens with. */

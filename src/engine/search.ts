@@ -5,10 +5,13 @@ import type { StoredMessage } from './types';
 
 const STOP_WORDS = new Set([...englishStopWords, 'did', 'does', 'do', 'what', 'when', 'where', 'who', 'which', 'how', 'why', 'yes', 'ok', 'okay', 'lol']);
 
+/** Longer runs of letters are no word (a hash, a key mash) and would cost the stemmer quadratic time. */
+const MAX_TERM_CHARS = 64;
+
 /** Lower-cases, drops stop words and stems, so "adopted" finds "adopt" and "the" finds nothing. */
 export function processTerm(term: string): string | null {
 	const lower = term.toLowerCase();
-	if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
+	if (lower.length < 2 || lower.length > MAX_TERM_CHARS || STOP_WORDS.has(lower)) return null;
 	return stem(lower);
 }
 

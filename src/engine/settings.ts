@@ -58,18 +58,22 @@ export class SettingsRepository {
 		const missing = [...new Set(userIds.filter((id) => !this.users.has(id)))];
 		if (missing.length > 0) {
 			const stored = await this.store.getMany<UserSettings>(missing.map(Keys.userSettings));
-			missing.forEach((id, index) => this.users.set(id, { ...DEFAULT_USER_SETTINGS, ...stored[index] }));
+			// A write made while the read was out (a barrier set by an erasure) is newer than what the read saw.
+			missing.forEach((id, index) => this.users.has(id) || this.users.set(id, { ...DEFAULT_USER_SETTINGS, ...stored[index] }));
 		}
 		return userIds.map((id) => this.users.get(id) ?? { ...DEFAULT_USER_SETTINGS });
 	}
 
-	public async setUser(userId: string, patch: Partial<UserSettings>): Promise<UserSettings> {
+	public async setUser(userId: string, patch: Partial<UserSettings>, now: number): Promise<UserSettings> {
 		assertId('userId', userId);
 		const parsed = UserSettingsPatch.safeParse(patch);
 		if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid user settings: ${z.prettifyError(parsed.error)}`);
-		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
-			value: { ...DEFAULT_USER_SETTINGS, ...current, ...stripUndefined(parsed.data) }
-		}));
+		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
+			const value: UserSettings = { ...DEFAULT_USER_SETTINGS, ...current, ...stripUndefined(parsed.data) };
+			// Leaving FULL: what they wrote while invisible stays out of memory, even when a later history carries it.
+			if (current?.privacyLevel === PrivacyLevel.FULL && value.privacyLevel !== PrivacyLevel.FULL) value.fullUntil = now;
+			return { value };
+		});
 		this.users.set(userId, next!);
 		return { ...next! };
 	}
@@ -109,7 +113,7 @@ export class SettingsRepository {
 
 /** The newest moment at or before which capture drops this user's messages; -Infinity when none. */
 export function forgottenBefore(settings: UserSettings): number {
-	return Math.max(settings.clearedBefore ?? Number.NEGATIVE_INFINITY, settings.erasedBefore ?? Number.NEGATIVE_INFINITY);
+	return Math.max(settings.clearedBefore ?? Number.NEGATIVE_INFINITY, settings.erasedBefore ?? Number.NEGATIVE_INFINITY, settings.fullUntil ?? Number.NEGATIVE_INFINITY);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -1,9 +1,16 @@
+import type { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
 import { MemoryError, storeError } from './errors';
+import { StoreHealth } from './health';
 import { KeyedLock } from './lock';
+import { ReadBack } from './readBack';
+import { readStoredValue, unreadableValue } from './storedValues';
 import type { StorageKind } from './types';
+
+/** How long a call to a server store may take before it fails as unavailable. */
+export const DEFAULT_STORE_TIMEOUT_MS = 2000;
 
 /** Bumped whenever a stored shape changes; older values are migrated or dropped on read. */
 export const SCHEMA_VERSION = 1;
@@ -18,6 +25,8 @@ export interface StoreOptions {
 	storeUrl: string;
 	namespace: string;
 	keyv?: Keyv;
+	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE`. @default 2000 */
+	timeoutMs?: number;
 }
 
 /** Where the default SQLite file lives, resolved against the working directory. */
@@ -42,6 +51,15 @@ async function adapterFor(url: string): Promise<unknown> {
 			await adapter.query('PRAGMA synchronous=NORMAL');
 			// Erasure must not leave deleted text readable in the file's free pages.
 			await adapter.query('PRAGMA secure_delete=ON');
+			// One statement instead of keyv's one per key, so a batch (an archive append: chunks, markers and head) is
+			// written whole or not at all, even by a process killed mid-write, as it is on Redis (MULTI) and PostgreSQL.
+			Object.assign(adapter, {
+				setMany: (entries: { key: string; value: unknown }[]) =>
+					adapter.query(
+						`INSERT INTO ${adapter.opts.table} (key, value) SELECT json_extract(batch.value, '$[0]'), json_extract(batch.value, '$[1]') FROM json_each(?) AS batch WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+						JSON.stringify(entries.map(({ key, value }) => [key, value]))
+					)
+			});
 			return adapter;
 		}
 		case 'redis':
@@ -61,11 +79,21 @@ async function adapterFor(url: string): Promise<unknown> {
 		case 'postgresql': {
 			const { default: KeyvPostgres } = await import('@keyv/postgres');
 			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
-			return new KeyvPostgres({ uri: url, table: 'memory', keySize: 1024, connectionTimeoutMillis: 2000 } as never);
+			return new KeyvPostgres({ uri: url, table: 'memory', keySize: 1024, connectionTimeoutMillis: 2000, log: listenForPoolErrors } as never);
 		}
 		default:
 			throw new MemoryError('INVALID_CONFIG', `Unsupported MEMORY_STORE_URL scheme "${scheme}": use sqlite://, redis:// or postgres://.`);
 	}
+}
+
+/**
+ * pg's Pool emits `error` when an idle connection dies (the server stopped or restarted), and an
+ * `error` event nobody listens to crashes the process. @keyv/postgres keeps its pool to itself, so the
+ * listener is added through the pool's `log` option, which pg calls on the pool before it opens any
+ * connection. The failure itself reaches the next query.
+ */
+function listenForPoolErrors(this: EventEmitter): void {
+	if (this.listenerCount('error') === 0) this.on('error', () => undefined);
 }
 
 /**
@@ -75,16 +103,23 @@ async function adapterFor(url: string): Promise<unknown> {
 export class MemoryStore {
 	public readonly keyv: Keyv;
 	public readonly lock = new KeyedLock();
+	/** Changes to keys several shard processes write, read back until they stay. */
+	public readonly readBack: ReadBack = new ReadBack(this);
 	/** The backend, as `/session status` names it. */
 	public readonly kind: StorageKind;
+	/** Whether the store answers, told once per outage and once per recovery. */
+	public readonly health = new StoreHealth();
 	private readonly owned: boolean;
+	/** Null on SQLite: a local file answers or fails within its busy timeout. */
+	private readonly timeoutMs: number | null;
 
 	private postgresUrl: string | null = null;
 
-	private constructor(keyv: Keyv, owned: boolean, kind: StorageKind) {
+	private constructor(keyv: Keyv, owned: boolean, kind: StorageKind, timeoutMs: number) {
 		this.keyv = keyv;
 		this.owned = owned;
 		this.kind = kind;
+		this.timeoutMs = kind === 'sqlite' ? null : timeoutMs;
 		// Surface adapter failures as rejections instead of silent misses.
 		this.keyv.throwOnErrors = true;
 		this.keyv.on('error', () => undefined);
@@ -92,7 +127,8 @@ export class MemoryStore {
 
 	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
 	public static async open(options: StoreOptions): Promise<MemoryStore> {
-		if (options.keyv) return new MemoryStore(options.keyv, false, 'custom');
+		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+		if (options.keyv) return new MemoryStore(options.keyv, false, 'custom', timeoutMs);
 		let adapter: unknown;
 		try {
 			adapter = await adapterFor(options.storeUrl);
@@ -100,7 +136,7 @@ export class MemoryStore {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
 		}
-		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true, storageKind(options.storeUrl));
+		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true, storageKind(options.storeUrl), timeoutMs);
 		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {
@@ -114,7 +150,7 @@ export class MemoryStore {
 
 	public async get<T>(key: string): Promise<T | undefined> {
 		try {
-			return unwrap<T>(await this.keyv.get<Envelope<T>>(key));
+			return unwrap<T>(key, await this.call(`get ${key}`, () => this.keyv.get<Envelope<T>>(key)));
 		} catch (error) {
 			throw storeError(`get ${key}`, error);
 		}
@@ -123,8 +159,11 @@ export class MemoryStore {
 	public async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
 		if (keys.length === 0) return [];
 		try {
-			const values = await this.keyv.get<Envelope<T>>([...keys]);
-			return values.map((value) => unwrap<T>(value));
+			// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
+			// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
+			const read = (this.keyv.store as { getMany?: unknown }).getMany ? () => this.keyv.get<Envelope<T>>([...keys]) : () => Promise.all(keys.map((key) => this.keyv.get<Envelope<T>>(key)));
+			const values = await this.call(`getMany (${keys.length} keys)`, read);
+			return values.map((value, index) => unwrap<T>(keys[index]!, value));
 		} catch (error) {
 			throw storeError(`getMany (${keys.length} keys)`, error);
 		}
@@ -133,7 +172,7 @@ export class MemoryStore {
 	/** Stores `value`; `ttlMs` lets the backend drop it on its own once it can no longer be served. */
 	public async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
 		try {
-			await this.keyv.set(key, { v: SCHEMA_VERSION, d: value } satisfies Envelope<T>, ttlMs);
+			await this.call(`set ${key}`, () => this.keyv.set(key, { v: SCHEMA_VERSION, d: value } satisfies Envelope<T>, ttlMs));
 		} catch (error) {
 			throw storeError(`set ${key}`, error);
 		}
@@ -142,7 +181,7 @@ export class MemoryStore {
 	public async setMany(entries: readonly { key: string; value: unknown; ttlMs?: number }[]): Promise<void> {
 		if (entries.length === 0) return;
 		try {
-			await this.keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key, value: { v: SCHEMA_VERSION, d: value }, ttl: ttlMs })));
+			await this.call(`setMany (${entries.length} keys)`, () => this.keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key, value: { v: SCHEMA_VERSION, d: value }, ttl: ttlMs }))));
 		} catch (error) {
 			throw storeError(`setMany (${entries.length} keys)`, error);
 		}
@@ -151,9 +190,36 @@ export class MemoryStore {
 	public async delete(keys: readonly string[]): Promise<void> {
 		if (keys.length === 0) return;
 		try {
-			await this.keyv.delete([...keys]);
+			await this.call(`delete (${keys.length} keys)`, () => this.keyv.delete([...keys]));
 		} catch (error) {
 			throw storeError(`delete (${keys.length} keys)`, error);
+		}
+	}
+
+	/**
+	 * One adapter call. It fails as `STORE_UNAVAILABLE` after the store's timeout, so that a server
+	 * that stopped answering (frozen, or cut off without a reset) never holds a reply; and its outcome
+	 * tells the store's health.
+	 */
+	private async call<T>(operation: string, task: () => Promise<T>): Promise<T> {
+		const call = this.health.begin();
+		let timer: NodeJS.Timeout | undefined;
+		const deadline =
+			this.timeoutMs === null
+				? []
+				: [
+						new Promise<never>((_, reject) => {
+							timer = setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`)), this.timeoutMs!);
+						})
+					];
+		try {
+			const result = await Promise.race([task(), ...deadline]);
+			this.health.succeeded(call);
+			return result;
+		} catch (error) {
+			throw this.health.failed(call, storeError(operation, error));
+		} finally {
+			clearTimeout(timer);
 		}
 	}
 
@@ -192,11 +258,11 @@ function storageKind(url: string): StorageKind {
 	return url.startsWith('redis') ? 'redis' : 'postgres';
 }
 
-function unwrap<T>(value: Envelope<T> | undefined | null): T | undefined {
-	if (value === undefined || value === null || typeof value !== 'object') return undefined;
-	// A value from another schema version is not trusted; the write path rebuilds it.
-	if (value.v !== SCHEMA_VERSION) return undefined;
-	return value.d;
+function unwrap<T>(key: string, value: Envelope<T> | undefined | null): T | undefined {
+	if (value === undefined || value === null) return undefined;
+	// A value from another schema version, or one that does not parse, is not trusted; the write path rebuilds it.
+	if (typeof value !== 'object' || value.v !== SCHEMA_VERSION) return unreadableValue(key) as T | undefined;
+	return readStoredValue(key, value.d) as T | undefined;
 }
 
 /** Hides a password in a URL before it reaches a log line. */

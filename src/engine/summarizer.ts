@@ -4,6 +4,7 @@ import { CHAT_FAILURE_KINDS, type ChatAnswer, ChatFailure, type ChatFailureKind,
 import { checkSummary, SUMMARY_REJECTIONS, type SummaryRejection, summaryPrompt, type SummarySource } from './citations';
 import type { MemoryConfig } from './config';
 import { byTime, entryLifetimeMs, isExpired } from './entry';
+import { isOutage } from './errors';
 import { parseScopeKey } from './keys';
 import type { MemoryLogger } from './MemoryEngine';
 import type { SettingsRepository } from './settings';
@@ -254,7 +255,7 @@ export class BackgroundSummarizer {
 				await this.summarize(key);
 			} catch (error) {
 				this.deps.counters.errors.store++;
-				this.deps.logger.error(`[memory] background summary of ${key} failed:`, error);
+				if (!isOutage(error)) this.deps.logger.error(`[memory] background summary of ${key} failed:`, error);
 			}
 		}
 	}

@@ -102,6 +102,11 @@ export interface UserSettings {
 	clearedBefore?: number;
 	/** Set by `clearAll`: the same barrier, for the erasure of everything. */
 	erasedBefore?: number;
+	/**
+	 * Set when the member last left FULL: what they wrote until then, while invisible, is never stored,
+	 * even when a later turn's history carries it.
+	 */
+	fullUntil?: number;
 }
 
 export interface ServerSettings {

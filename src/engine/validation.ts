@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
 import { IdSchema } from './settings';
+import { LATEST_TIME } from './storedValues';
 import { PrivacyLevel } from './types';
 
 /** Discord's longest message (with Nitro); longer text is cut to this before it is stored. */
 export const MAX_MESSAGE_CHARS = 4000;
 
-const Timestamp = z.number().finite().nonnegative();
+// Bounded so that every time has a date: a later one would break each context and export that shows it.
+const Timestamp = z.number().finite().nonnegative().max(LATEST_TIME, 'a time in milliseconds since the epoch, at most 9999-12-31');
 const Text = z.string().max(1_000_000);
 /** Message ids only end keys, so a ":" in one is harmless. */
 const MessageId = z.string().min(1).max(128).regex(/^[\w.:-]+$/, 'only letters, digits, "_", ".", ":" and "-"');
@@ -56,8 +58,15 @@ export const ContextRequestSchema = z.object({
 	personaLineageId: IdSchema.nullish(),
 	query: z.string().max(1_000_000),
 	tokenBudget: z.number().int().min(0).max(1_000_000).optional(),
-	visibleChannelIds: z.any().optional()
+	// Any iterable of ids (an array, a Set, a discord.js Collection's keys), read once into an array.
+	visibleChannelIds: z
+		.preprocess((value) => (isIterableObject(value) ? [...value] : value), z.array(IdSchema).max(100_000, 'at most 100000 channels'))
+		.optional()
 });
+
+function isIterableObject(value: unknown): value is Iterable<unknown> {
+	return typeof value === 'object' && value !== null && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function';
+}
 
 /** Parses `value` or rejects with an `INVALID_INPUT` error that says what was wrong. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {

@@ -28,9 +28,9 @@ export const ALICE_DM = '400000000000000001';
 export interface MemoryBot {
 	fake: FakeDiscord;
 	client: SapphireClient;
-	/** The SQLite file the plugin writes to. */
+	/** The store the plugin writes to: an SQLite file of its own unless the test named one. */
 	storeUrl: string;
-	/** A second connection to the plugin's SQLite file, to read what it holds. */
+	/** A second connection to the plugin's store, to read what it holds. */
 	store: MemoryStore;
 	/** Closes the second connection, destroys the client, then closes the fake, then removes the store. */
 	stop(): Promise<void>;
@@ -68,7 +68,8 @@ export async function startMemoryBot(memory: MemoryPluginOptions = {}): Promise<
 		dmChannels: [{ id: ALICE_DM, recipientId: ALICE.id }]
 	});
 	const dir = mkdtempSync(join(tmpdir(), 'memory-e2e-'));
-	const storeUrl = `sqlite://${join(dir, 'memory.sqlite')}`;
+	// An SQLite file of its own, unless the test names another store.
+	const storeUrl = memory.storeUrl ?? `sqlite://${join(dir, 'memory.sqlite')}`;
 	ApplicationCommandRegistries.setDefaultBehaviorWhenNotIdentical(RegisterBehavior.BulkOverwrite);
 	const client = new SapphireClient({
 		intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
@@ -76,7 +77,7 @@ export async function startMemoryBot(memory: MemoryPluginOptions = {}): Promise<
 		rest: { api: fake.restUrl },
 		baseUserDirectory: null,
 		logger: { level: LogLevel.Warn },
-		memory: { storeUrl, ...memory }
+		memory: { ...memory, storeUrl }
 	});
 	const ready = once(client, Events.ClientReady);
 	await client.login('fake-token');

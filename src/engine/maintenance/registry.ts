@@ -11,11 +11,6 @@ export const REGISTRY_BUCKETS = 64;
 /** How long an id this process registered is taken as still registered before it is checked again. */
 export const REGISTRY_RECHECK_MS = 6 * 3_600_000;
 
-/** How long an add waits before reading its bucket back: longer than another process's read-modify-write of it. */
-export const REGISTRY_SETTLE_MS = 50;
-
-const VERIFY_ATTEMPTS = 8;
-
 /** `registry:<kind>:<bucket>`: id → 1. */
 type Bucket = Record<string, 1>;
 
@@ -24,15 +19,11 @@ type Bucket = Record<string, 1>;
  * after that an in-memory known-set answers, so steady traffic adds no reads or writes (an id is
  * checked again, with one read, every {@link REGISTRY_RECHECK_MS}). Shard processes may add to the
  * same bucket at once, and the store has no transactions: a process that read the bucket before our
- * write may write it back without our id. So each add reads its bucket back a little later, in the
- * background, and writes again until its id stays.
+ * write may write it back without our id. So each add is read back (the store's {@link ReadBack}) and
+ * written again until its id stays.
  */
 export class Registry {
 	private readonly known = new LRUCache<string, true>({ max: 200_000, ttl: REGISTRY_RECHECK_MS });
-	private readonly confirming = new Set<Promise<void>>();
-	/** Set on close: the reads back happen at once instead of after the settle time. */
-	private closing = false;
-	private readonly waits = new Set<() => void>();
 
 	public constructor(private readonly store: MemoryStore) {}
 
@@ -50,20 +41,17 @@ export class Registry {
 			this.known.delete(knownKey);
 			throw error;
 		}
-		const confirmation = this.confirm(knownKey, key, id).catch(() => false);
-		const tracked = confirmation.then((confirmed) => {
-			this.confirming.delete(tracked);
+		// Removed since by this process's sweep: its data is gone, nothing to put back.
+		const holds = (bucket: Bucket | undefined) => Boolean(bucket?.[id]) || !this.known.has(knownKey);
+		void this.store.readBack.confirm(key, holds, () => this.add(key, id)).then((confirmed) => {
 			// Not confirmed: the next sighting tries again.
 			if (!confirmed) this.known.delete(knownKey);
 		});
-		this.confirming.add(tracked);
 	}
 
-	/** Reads back every add now, without waiting the settle time, and resolves once done (before the store closes). */
+	/** Reads back now every change to a shared key (these adds, and the indexes'), and resolves once done (before the store closes). */
 	public async settled(): Promise<void> {
-		this.closing = true;
-		for (const wake of this.waits) wake();
-		while (this.confirming.size > 0) await Promise.allSettled([...this.confirming]);
+		await this.store.readBack.close();
 	}
 
 	/** Removes ids whose data is gone; a bucket left empty is deleted. */
@@ -88,30 +76,6 @@ export class Registry {
 
 	private async add(key: string, id: string): Promise<void> {
 		await this.store.update<Bucket>(key, (current) => (current?.[id] ? null : { value: { ...current, [id]: 1 } }));
-	}
-
-	private async confirm(knownKey: string, key: string, id: string): Promise<boolean> {
-		for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt++) {
-			await this.settle();
-			if ((await this.store.get<Bucket>(key))?.[id]) return true;
-			// Removed since by this process's sweep: its data is gone, nothing to put back.
-			if (!this.known.has(knownKey)) return true;
-			await this.add(key, id);
-		}
-		return false;
-	}
-
-	private settle(): Promise<void> {
-		if (this.closing) return Promise.resolve();
-		return new Promise((resolve) => {
-			const wake = () => {
-				clearTimeout(timer);
-				this.waits.delete(wake);
-				resolve();
-			};
-			const timer = setTimeout(wake, REGISTRY_SETTLE_MS * (1 + Math.random()));
-			this.waits.add(wake);
-		});
 	}
 
 	/** Every id of `kind`, in no particular order. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isOutage } from '../errors';
 import { Keys } from '../keys';
 import type { MemoryLogger } from '../MemoryEngine';
 import type { MemoryStore } from '../store';
@@ -78,7 +79,9 @@ export class SweepSchedule {
 			.then(async (due) => {
 				if (due && !this.stopped) await this.sweep();
 			})
-			.catch((error: unknown) => this.options.logger.error('[memory] the background sweep failed:', error))
+			.catch((error: unknown) => {
+				if (!isOutage(error)) this.options.logger.error('[memory] the background sweep failed:', error);
+			})
 			.finally(() => {
 				this.ticking = null;
 			});
