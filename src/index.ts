@@ -7,7 +7,7 @@ export type { SummaryRejection } from './engine/citations';
 export type { ChatFailureKind } from './engine/chatCompletions';
 export type { SweepResult } from './engine/maintenance/sweep';
 export type { SweepCounters } from './engine/maintenance/schedule';
-export { MemoryTurnSchema, ContextRequestSchema, MAX_MESSAGE_CHARS } from './engine/validation';
+export { MemoryTurnSchema, ContextRequestSchema, ConversationLocationSchema, MAX_MESSAGE_CHARS } from './engine/validation';
 export { BudgetPolicy } from './engine/budget';
 export { Keys } from './engine/keys';
 export { tokenCount } from './engine/tokens';

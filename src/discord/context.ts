@@ -1,6 +1,7 @@
 import { container } from '@sapphire/framework';
 import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
 import type { MemoryContext } from '../engine/types';
+import { locationOf } from './location';
 import { reportMemoryError } from './report';
 import type { PersonaIdentity } from './turn';
 
@@ -26,14 +27,8 @@ export const EMPTY_CONTEXT: MemoryContext = Object.freeze({ text: '', tokens: 0,
  */
 export async function contextForMessage(message: Message, persona: PersonaIdentity = {}, options: ContextForMessageOptions = {}): Promise<MemoryContext> {
 	try {
-		const channel = message.channel;
 		return await container.memory.buildContext({
-			userId: message.author.id,
-			serverId: message.guildId,
-			channelId: message.channelId,
-			parentChannelId: channel.isThread() ? channel.parentId : null,
-			personaId: persona.id ?? null,
-			personaLineageId: persona.lineageId ?? null,
+			...locationOf(message, persona),
 			query: options.query ?? message.content,
 			tokenBudget: options.tokenBudget,
 			visibleChannelIds: visibleChannelIds(message)

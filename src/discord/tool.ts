@@ -4,8 +4,14 @@ import { z } from 'zod';
 import { MemoryError } from '../engine/errors';
 import { RememberToolSchema } from '../engine/remember';
 import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine/summary';
+import { locationOf } from './location';
 import { reportMemoryError } from './report';
 import type { PersonaIdentity } from './turn';
+
+/** A tool in the OpenAI-compatible `tools` format, its JSON schema generated from zod. */
+function functionTool(name: string, description: string, parameters: z.ZodType) {
+	return Object.freeze({ type: 'function' as const, function: { name, description, parameters: z.toJSONSchema(parameters) } });
+}
 
 /** The tool's name, as the LLM calls it. */
 export const SHORT_TERM_MEMORY_TOOL_NAME = 'update_short_term_memory';
@@ -14,15 +20,11 @@ export const SHORT_TERM_MEMORY_TOOL_NAME = 'update_short_term_memory';
  * The `update_short_term_memory` tool in the OpenAI-compatible `tools` format, its JSON schema
  * generated from zod. Offer it to the persona's LLM; pass its calls to {@link handleShortTermMemoryTool}.
  */
-export const shortTermMemoryTool = Object.freeze({
-	type: 'function' as const,
-	function: {
-		name: SHORT_TERM_MEMORY_TOOL_NAME,
-		description:
-			'Replace the short-term memory of this conversation with a new summary. Call it when asked to refresh memory, or when something worth remembering happened. At most once per reply.',
-		parameters: z.toJSONSchema(ShortTermMemoryToolSchema)
-	}
-});
+export const shortTermMemoryTool = functionTool(
+	SHORT_TERM_MEMORY_TOOL_NAME,
+	'Replace the short-term memory of this conversation with a new summary. Call it when asked to refresh memory, or when something worth remembering happened. At most once per reply.',
+	ShortTermMemoryToolSchema
+);
 
 /**
  * The tool as offered in one server: in category mode (`setServerSettings(id, { summaryCategories })`)
@@ -36,7 +38,7 @@ export async function shortTermMemoryToolFor(guildId: string | null): Promise<ty
 	try {
 		const { summaryCategories } = await container.memory.getServerSettings(guildId);
 		if (summaryCategories.length === 0) return shortTermMemoryTool;
-		return { type: 'function', function: { ...shortTermMemoryTool.function, parameters: z.toJSONSchema(shortTermMemoryToolSchema(summaryCategories)) } };
+		return functionTool(SHORT_TERM_MEMORY_TOOL_NAME, shortTermMemoryTool.function.description, shortTermMemoryToolSchema(summaryCategories));
 	} catch {
 		return shortTermMemoryTool;
 	}
@@ -53,19 +55,7 @@ export async function handleShortTermMemoryTool(args: unknown, message: Message,
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
 		if (typeof parsed !== 'object' || parsed === null) throw new MemoryError('INVALID_INPUT', 'The tool arguments must be a JSON object, such as {"summary": "…"}.');
-		const channel = message.channel;
-		const result = await container.memory.updateShortTermMemory(
-			{
-				userId: message.author.id,
-				serverId: message.guildId,
-				channelId: message.channelId,
-				parentChannelId: channel.isThread() ? channel.parentId : null,
-				personaId: persona.id ?? null,
-				personaLineageId: persona.lineageId ?? null,
-				turnId: message.id
-			},
-			parsed
-		);
+		const result = await container.memory.updateShortTermMemory({ ...locationOf(message, persona), turnId: message.id }, parsed);
 		return JSON.stringify({ ok: true, stored: result.summary.length, summary: result.summary });
 	} catch (error) {
 		if (error instanceof MemoryError && error.code === 'INVALID_INPUT') return JSON.stringify({ ok: false, error: error.message });
@@ -81,15 +71,11 @@ export const REMEMBER_TOOL_NAME = 'remember';
  * The `remember` tool: lets the persona's LLM keep a preference, a note, a tag or a topic note about
  * the member it is talking to (MINIMAL privacy only). Pass its calls to {@link handleRememberTool}.
  */
-export const rememberTool = Object.freeze({
-	type: 'function' as const,
-	function: {
-		name: REMEMBER_TOOL_NAME,
-		description:
-			'Remember something lasting about the user you are talking to: a preference, a fact, a tag, or a titled topic note. Only for things they would want remembered; the user can see and delete it with /session.',
-		parameters: z.toJSONSchema(RememberToolSchema)
-	}
-});
+export const rememberTool = functionTool(
+	REMEMBER_TOOL_NAME,
+	'Remember something lasting about the user you are talking to: a preference, a fact, a tag, or a titled topic note. Only for things they would want remembered; the user can see and delete it with /session.',
+	RememberToolSchema
+);
 
 /**
  * Runs one call of `remember` for the author of `message`. Returns the JSON text to send back to the

@@ -1,5 +1,6 @@
 import type { Collection, Message } from 'discord.js';
 import type { MemoryTurn, PrivacyLevel, TurnMessage } from '../engine/types';
+import { locationOf } from './location';
 
 /** The persona that spoke in a turn. */
 export interface PersonaIdentity {
@@ -45,8 +46,7 @@ export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	const { trigger } = input;
 	const isPersona = input.isPersona ?? defaultIsPersona;
 	const personaOf = input.personaOf ?? ((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));
-	const channel = trigger.channel;
-	const parentChannelId = channel.isThread() ? channel.parentId : null;
+	const { userId, serverId, channelId, parentChannelId } = locationOf(trigger);
 	const seen = new Set<string>();
 	const history: TurnMessage[] = [];
 	for (const message of [...historyMessages(input.history), trigger].sort((a, b) => a.createdTimestamp - b.createdTimestamp)) {
@@ -65,11 +65,11 @@ export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 		});
 	}
 	return {
-		userId: trigger.author.id,
+		userId,
 		userName: trigger.member?.displayName ?? trigger.author.displayName,
 		privacyLevel: input.privacyLevel,
-		serverId: trigger.guildId,
-		channelId: trigger.channelId,
+		serverId,
+		channelId,
 		parentChannelId,
 		history,
 		responses: [...input.responses].map((message) => ({

@@ -6,9 +6,9 @@ import { entryLifetimeMs, isExpired } from './entry';
 import { MemoryError } from './errors';
 import { DM_SERVER_ID, Keys } from './keys';
 import type { SettingsRepository } from './settings';
-import { IdSchema } from './settings';
 import type { MemoryStore } from './store';
-import { PrivacyLevel, type ShortTermEntry } from './types';
+import { type ConversationLocation, PrivacyLevel, type ShortTermEntry } from './types';
+import { ConversationLocationSchema } from './validation';
 
 /** The arguments the persona's LLM passes to `update_short_term_memory`. */
 export const ShortTermMemoryToolSchema = z.object({
@@ -25,26 +25,12 @@ export function shortTermMemoryToolSchema(categories: readonly string[] = []) {
 }
 
 /** Where a summary goes, and which turn wrote it. */
-export interface SummaryTarget {
-	userId: string;
-	serverId: string | null;
-	channelId: string;
-	parentChannelId?: string | null;
-	personaId?: string | null;
-	personaLineageId?: string | null;
+export interface SummaryTarget extends ConversationLocation {
 	/** The triggering message id: one successful call per turn. */
 	turnId?: string;
 }
 
-const TargetSchema = z.object({
-	userId: IdSchema,
-	serverId: IdSchema.nullable(),
-	channelId: IdSchema,
-	parentChannelId: IdSchema.nullish(),
-	personaId: IdSchema.nullish(),
-	personaLineageId: IdSchema.nullish(),
-	turnId: z.string().min(1).max(128).optional()
-});
+const TargetSchema = ConversationLocationSchema.extend({ turnId: z.string().min(1).max(128).optional() });
 
 // Template slots a prompt left unfilled, such as `{user}` or `{persona.name}`: never stored.
 const PLACEHOLDER = /\{[A-Za-z_][\w.]*\}/g;

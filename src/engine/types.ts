@@ -55,14 +55,19 @@ export interface RecordTurnResult {
 	keys: string[];
 }
 
-/** What the bot asks for before it generates. */
-export interface ContextRequest {
+/** Who is talking to which persona, and where: the conversation a context or a summary belongs to. */
+export interface ConversationLocation {
 	userId: string;
+	/** `null` in a DM. */
 	serverId: string | null;
 	channelId: string;
 	parentChannelId?: string | null;
 	personaId?: string | null;
 	personaLineageId?: string | null;
+}
+
+/** What the bot asks for before it generates. */
+export interface ContextRequest extends ConversationLocation {
 	/** The user's message; ranks the relevant tier. */
 	query: string;
 	/** Defaults to `MEMORY_CONTEXT_TOKEN_BUDGET`. */

@@ -48,14 +48,18 @@ export const MemoryTurnSchema = z.object({
 	timestamp: Timestamp.optional()
 });
 
-/** Zod schema of a {@link ContextRequest}. */
-export const ContextRequestSchema = z.object({
+/** Zod schema of a {@link ConversationLocation}. */
+export const ConversationLocationSchema = z.object({
 	userId: IdSchema,
 	serverId: IdSchema.nullable(),
 	channelId: IdSchema,
 	parentChannelId: IdSchema.nullish(),
 	personaId: IdSchema.nullish(),
-	personaLineageId: IdSchema.nullish(),
+	personaLineageId: IdSchema.nullish()
+});
+
+/** Zod schema of a {@link ContextRequest}. */
+export const ContextRequestSchema = ConversationLocationSchema.extend({
 	query: z.string().max(1_000_000),
 	tokenBudget: z.number().int().min(0).max(1_000_000).optional(),
 	// Any iterable of ids (an array, a Set, a discord.js Collection's keys), read once into an array.

@@ -1,27 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import type { MemoryStore } from '../../src/engine/store';
 import type { ShortTermEntry } from '../../src/engine/types';
-import { backends, openEngine, TestClock } from '../support/backends';
+import { backends, TestClock } from '../support/backends';
+import { freshEngineEachTest } from '../support/engine';
 import { CHANNEL, GUILD, MAYA, NOVA, said, snowflake, THEO, turn } from '../support/turns';
 
 describe.each(backends)('capture on $name', (backend) => {
 	const clock = new TestClock();
+	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let dispose: () => Promise<void>;
 	let store: MemoryStore;
-
-	beforeEach(async ({ skip }) => {
-		if (backend.skipReason) skip(backend.skipReason);
-		const opened = await openEngine(backend, { now: clock.now });
-		engine = opened.engine;
-		dispose = opened.dispose;
-		store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
-	});
-	afterEach(async () => {
-		await store?.close();
-		await dispose?.();
-	});
+	beforeEach(() => void ({ engine, store } = under));
 
 	const entry = (key: string) => store.get<ShortTermEntry>(key);
 

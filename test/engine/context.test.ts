@@ -1,26 +1,20 @@
 import { countTokens } from 'gpt-tokenizer';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type MemoryEngine, PrivacyLevel } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import type { MemoryStore } from '../../src/engine/store';
 import type { ShortTermEntry } from '../../src/engine/types';
-import { backends, openEngine, TestClock } from '../support/backends';
+import { backends, TestClock } from '../support/backends';
+import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, OTHER_GUILD, said, snowflake, THEO, THIRD_CHANNEL, turn } from '../support/turns';
 
 const HOUR = 3_600_000;
 
 describe.each(backends)('context on $name', (backend) => {
 	const clock = new TestClock();
+	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let dispose: () => Promise<void>;
-	let storeUrl: string;
-	let namespace: string;
-
-	beforeEach(async ({ skip }) => {
-		if (backend.skipReason) skip(backend.skipReason);
-		clock.current = Date.UTC(2026, 2, 2, 18, 0, 0);
-		({ engine, dispose, storeUrl, namespace } = await openEngine(backend, { now: clock.now }));
-	});
-	afterEach(() => dispose?.());
+	let store: MemoryStore;
+	beforeEach(() => void ({ engine, store } = under));
 
 	const tiers = async (request = ask()) => Object.fromEntries((await engine.buildContext(request)).blocks.map((block) => [block.tier, block]));
 
@@ -62,10 +56,8 @@ describe.each(backends)('context on $name', (backend) => {
 
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
-			const store = await MemoryStore.open({ storeUrl, namespace });
 			const entry = (await store.get<ShortTermEntry>(keys[1]!))!;
 			await store.set(keys[1]!, { ...entry, summary: 'Maya is planning a trip to Porto in June.' });
-			await store.close();
 			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\nMaya is planning a trip to Porto in June.');
 			clock.hours(20);
 			expect((await tiers()).summary).toBeDefined();

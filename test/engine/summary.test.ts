@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import type { MemoryStore } from '../../src/engine/store';
 import type { ShortTermEntry } from '../../src/engine/types';
-import { backends, openEngine, TestClock } from '../support/backends';
+import { backends, TestClock } from '../support/backends';
+import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, turn } from '../support/turns';
 
 describe.each(backends)('summaries on $name', (backend) => {
 	const clock = new TestClock();
+	const under = freshEngineEachTest(backend, clock, { maxSummaryLength: 120 });
 	let engine: MemoryEngine;
-	let dispose: () => Promise<void>;
 	let store: MemoryStore;
+	beforeEach(() => void ({ engine, store } = under));
 	const target = { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' };
-
-	beforeEach(async ({ skip }) => {
-		if (backend.skipReason) skip(backend.skipReason);
-		const opened = await openEngine(backend, { now: clock.now, config: { maxSummaryLength: 120 } });
-		({ engine, dispose } = opened);
-		store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
-	});
-	afterEach(async () => {
-		await store?.close();
-		await dispose?.();
-	});
 
 	describe('GIVEN a conversation with fewer turns than MEMORY_REFRESH_CADENCE', () => {
 		it('THEN there is no nudge block', async () => {

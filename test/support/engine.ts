@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { MemoryEngine } from '../../src';
+import type { MemoryConfig, MemoryEngine } from '../../src';
 import { MemoryStore } from '../../src/engine/store';
 import { type Backend, openEngine, TestClock } from './backends';
 
@@ -16,13 +16,13 @@ export interface EngineUnderTest {
  * configured), reset `clock` and open a fresh engine and a raw store on the same data, and after it
  * close both and remove what they wrote. The returned object is filled in before each test.
  */
-export function freshEngineEachTest(backend: Backend, clock: TestClock): EngineUnderTest {
+export function freshEngineEachTest(backend: Backend, clock: TestClock, config: Partial<MemoryConfig> = {}): EngineUnderTest {
 	const current = {} as EngineUnderTest;
 	let dispose: (() => Promise<void>) | undefined;
 	beforeEach(async ({ skip }) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		clock.current = new TestClock().current;
-		const opened = await openEngine(backend, { now: clock.now });
+		const opened = await openEngine(backend, { now: clock.now, config });
 		dispose = opened.dispose;
 		const store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
 		Object.assign(current, { engine: opened.engine, store, storeUrl: opened.storeUrl, namespace: opened.namespace });
