@@ -62,6 +62,13 @@ function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
 /** An append read and planned by {@link Archive.prepare}: the messages it stores, and the write. */
 export interface PendingAppend {
 	fresh: StoredMessage[];
+	/** The chunk, markers and head to write, as one batch. */
+	writes: { key: string; value: unknown; ttlMs: number }[];
+	/** Lists the archive for the sweep: call it before the writes. */
+	register: () => Promise<void>;
+	/** Tells the archive the writes landed (its cached index and tail follow). */
+	landed: () => void;
+	/** `register`, the writes, `landed`: for a caller with nothing to write alongside. */
 	commit: () => Promise<void>;
 }
 
@@ -77,6 +84,8 @@ interface LoadedArchive {
  */
 export class Archive {
 	private readonly loaded: LRUCache<string, LoadedArchive>;
+	/** The chunk each recent append ended with, and the head it made: the next append there need not read it. */
+	private readonly tails = new LRUCache<string, { head: ArchiveHead; chunk: readonly StoredMessage[] }>({ max: 2_000 });
 	/** Loads in flight, by scope and head. */
 	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
@@ -108,31 +117,46 @@ export class Archive {
 	}
 
 	/**
-	 * Reads what {@link Archive.append} needs and returns the messages it would store, written by
-	 * `commit()`, so that a caller can index them before they are stored. The caller holds the scope's
-	 * head lock from here until the commit has resolved.
+	 * The keys {@link Archive.prepare} reads for `messages`: the head, then one marker per message.
+	 * A caller may read them with its own keys in one round trip and pass the values to `prepare`.
 	 */
-	public async prepare(scopeKey: string, messages: readonly StoredMessage[], now: number): Promise<PendingAppend> {
-		const nothing: PendingAppend = { fresh: [], commit: async () => undefined };
-		if (this.disabled || messages.length === 0) return nothing;
+	public keysToRead(scopeKey: string, messages: readonly StoredMessage[], now: number): string[] {
+		const unique = this.candidates(messages, now);
+		return unique.length === 0 ? [] : [Keys.archiveHead(scopeKey), ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))];
+	}
+
+	/** The messages an append may store: one per id, within retention; none while the archive is off. */
+	private candidates(messages: readonly StoredMessage[], now: number): StoredMessage[] {
+		if (this.disabled || messages.length === 0) return [];
 		const retention = this.retentionMs();
-		const unique = [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
+		return [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
+	}
+
+	/**
+	 * Reads what {@link Archive.append} needs and returns the messages it would store and the writes
+	 * that store them, so that a caller can index them first and land the writes with its own in one
+	 * batch, then call `landed()`. `read` holds the values of {@link Archive.keysToRead}'s keys when the
+	 * caller read them. The caller holds the scope's head lock until the writes have landed.
+	 */
+	public async prepare(scopeKey: string, messages: readonly StoredMessage[], now: number, read?: readonly unknown[]): Promise<PendingAppend> {
+		const nothing: PendingAppend = { fresh: [], writes: [], register: async () => undefined, landed: () => undefined, commit: async () => undefined };
+		const unique = this.candidates(messages, now);
 		if (unique.length === 0) return nothing;
 
 		const headKey = Keys.archiveHead(scopeKey);
-		const markerKeys = unique.map((message) => Keys.archiveMarker(scopeKey, message.id));
+		const values = read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
-		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = (await this.store.getMany<unknown>([headKey, ...markerKeys])) as [ArchiveHead | undefined, ...unknown[]];
+		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
 		const fresh = unique.filter((_, index) => markers[index] === undefined);
 		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;
 		const last = Math.max(first, head.chunks - 1);
-		const chunk = head.chunks > first ? ((await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? []) : [];
-		const ttlMs = retention + this.graceMs();
+		const chunk = head.chunks > first ? await this.tailChunk(scopeKey, head, last) : [];
+		const ttlMs = this.retentionMs() + this.graceMs();
 		const writes: { key: string; value: unknown; ttlMs: number }[] = [];
 		let chunkIndex = last;
-		let current = chunk;
+		let current = [...chunk];
 		for (const message of fresh) {
 			if (current.length >= ARCHIVE_CHUNK_SIZE) {
 				writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
@@ -146,13 +170,11 @@ export class Archive {
 		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
-		const commit = async () => {
-			// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
-			// killed after the write must not leave an archive the sweep never visits.
-			await this.registry?.note('archives', scopeKey);
-			// One write: a marker never lands without its chunk and the head naming it, which would hide its message
-			// from every later append. On SQLite, Redis and PostgreSQL a batch lands whole even if the process is killed.
-			await this.store.setMany(writes);
+		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
+		// killed after the write must not leave an archive the sweep never visits.
+		const register = async () => void (await this.registry?.note('archives', scopeKey));
+		const landed = () => {
+			this.tails.set(scopeKey, { head: nextHead, chunk: current });
 			const cached = this.loaded.get(scopeKey);
 			if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) {
 				cached.index.add(fresh);
@@ -162,7 +184,21 @@ export class Archive {
 				this.loaded.delete(scopeKey);
 			}
 		};
-		return { fresh, commit };
+		const commit = async () => {
+			await register();
+			// One write: a marker never lands without its chunk and the head naming it, which would hide its message
+			// from every later append. On SQLite, Redis and PostgreSQL a batch lands whole even if the process is killed.
+			await this.store.setMany(writes);
+			landed();
+		};
+		return { fresh, writes, register, landed, commit };
+	}
+
+	/** The chunk appended to, from memory when this process wrote it last (the head says so), else from the store. */
+	private async tailChunk(scopeKey: string, head: ArchiveHead, last: number): Promise<readonly StoredMessage[]> {
+		const tail = this.tails.get(scopeKey);
+		if (tail && tail.head.count === head.count && tail.head.epoch === head.epoch && tail.head.chunks === head.chunks && (tail.head.first ?? 0) === (head.first ?? 0)) return tail.chunk;
+		return (await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? [];
 	}
 
 	/**
@@ -216,6 +252,7 @@ export class Archive {
 		if (gone.length === 0) return 0;
 
 		this.loaded.delete(scopeKey);
+		this.tails.delete(scopeKey);
 		const retention = this.retentionMs();
 		const ttlMs = Math.max(retention, 0) + this.graceMs();
 		await this.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
@@ -277,6 +314,7 @@ export class Archive {
 		if (doomed.length === 0 && !(head && first >= end)) return expiry;
 
 		this.loaded.delete(scopeKey);
+		this.tails.delete(scopeKey);
 		// Past their retention the messages are served nowhere: deleting the chunks before the head cannot show a half archive.
 		for (let at = 0; at < doomed.length; at += 500) await this.store.delete(doomed.slice(at, at + 500));
 		const ttlMs = Math.max(this.retentionMs(), 0) + this.graceMs();
@@ -298,5 +336,6 @@ export class Archive {
 	/** Forgets every cached index (used on close). */
 	public clearCache(): void {
 		this.loaded.clear();
+		this.tails.clear();
 	}
 }

@@ -38,7 +38,7 @@ export function fitMessages(candidates: Iterable<StoredMessage>, budget: number,
 	for (const message of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const lineTokens = tokenCount(messageLine(message));
+		const lineTokens = messageTokens(message);
 		if (lineTokens > maxMessageTokens) continue;
 		const day = dayLabel(message.ts);
 		const cost = lineTokens + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
@@ -48,6 +48,18 @@ export function fitMessages(candidates: Iterable<StoredMessage>, budget: number,
 		chosen.push(message);
 	}
 	return chosen.sort((a, b) => a.ts - b.ts || (a.id < b.id ? -1 : 1));
+}
+
+const lineTokens = new WeakMap<StoredMessage, number>();
+
+/** Tokens of a message's line (see {@link messageLine}), counted once per message object. */
+export function messageTokens(message: StoredMessage): number {
+	let tokens = lineTokens.get(message);
+	if (tokens === undefined) {
+		tokens = tokenCount(messageLine(message));
+		lineTokens.set(message, tokens);
+	}
+	return tokens;
 }
 
 /** Lines with their true (upper-bound) token count. */

@@ -128,7 +128,10 @@ async function writeScopes(
 	const keys = serverKey ? [userKey, serverKey] : [userKey];
 
 	const written = await deps.store.lock.runAll([...keys, Keys.archiveHead(liveKey)], async () => {
-		const stored = await deps.store.getMany<ShortTermEntry>(keys);
+		// One round trip: the entries, the archive's head and the markers of these messages.
+		const archiveKeys = deps.archive.keysToRead(liveKey, messages, now);
+		const read = await deps.store.getMany<unknown>([...keys, ...archiveKeys]);
+		const stored = read.slice(0, keys.length) as (ShortTermEntry | undefined)[];
 		const windows = keys.map((key, index) => {
 			const previous = stored[index];
 			const current = previous && !isExpired(previous, config, now) ? previous : undefined;
@@ -167,11 +170,14 @@ async function writeScopes(
 		// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
 		// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
 		// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
-		const archive = await deps.archive.prepare(liveKey, messages, now);
+		const archive = await deps.archive.prepare(liveKey, messages, now, archiveKeys.length > 0 ? read.slice(keys.length) : undefined);
 		await deps.authors.record(liveKey, landed, archive.fresh, now);
-		await deps.directory.track(entries, now);
-		await deps.store.setMany(entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })));
-		await archive.commit();
+		// An entry that was in the store keeps its listing while this process's last write of it still covers it.
+		await deps.directory.track(entries, now, { steady: new Set(windows.flatMap(({ key, current }) => (current ? [key] : []))) });
+		await archive.register();
+		// The entries and the archive land in one batch: all of the turn or none of it.
+		await deps.store.setMany([...entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })), ...archive.writes]);
+		archive.landed();
 		return entries;
 	});
 

@@ -54,7 +54,7 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const recentMessages = entry?.messages ?? [];
 	const index = await deps.archive.open(liveKey, archiveHead ?? null);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
-	const hits = index && request.query.trim() ? index.search(request.query, 300) : [];
+	const hits = index && request.query.trim() ? index.search(request.query, 100) : [];
 
 	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
 	const authors = new Set<string>();

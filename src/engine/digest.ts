@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { byTime } from './entry';
 import { dayLabel, linesByDay, speakerName, timeLabel } from './format';
 import type { DigestLine, StoredMessage } from './types';
@@ -156,6 +157,17 @@ export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classif
 	return { kind: 'chatter', signals: [] };
 }
 
+// A message is classified again on every turn it stays in the window: the last verdicts are kept.
+const verdicts = new LRUCache<string, Classification>({ max: 20_000 });
+
+/** {@link classify}, remembered by role and text. */
+function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): Classification {
+	const key = `${message.role}\u0000${message.text}`;
+	let verdict = verdicts.get(key);
+	if (!verdict) verdicts.set(key, (verdict = classify(message)));
+	return verdict;
+}
+
 /** A noise message as a count line names it: its words folded and lower-cased, its emoji kept. */
 function noiseLabel(text: string): string {
 	const folded = flat(text)
@@ -301,7 +313,6 @@ export function foldIntoDigest(
 	const fresh = new Set(evicted.filter((message) => !cited.has(message.id) && afterFloor(message)).map((message) => message.id));
 	if (fresh.size === 0) return lines.length > 0 ? lines : null;
 
-	const classes = new Map(stream.map((message) => [message.id, classify(message)]));
 	const newest = () => lines.reduce<DigestLine | undefined>((last, line) => (!last || byLine(last, line) < 0 ? line : last), undefined);
 	const replace = (old: DigestLine, next: DigestLine) => lines.splice(lines.indexOf(old), 1, next);
 
@@ -325,7 +336,7 @@ export function foldIntoDigest(
 		const merged = last?.kind === 'collapsed' && run[0]!.ts >= last.ts && dayLabel(run[0]!.ts) === dayLabel(last.ts) ? parseCounts(last.text) : null;
 		const counts = merged ?? { other: { items: [], more: 0 }, short: { items: [], more: 0 } };
 		for (const message of run) {
-			if (classes.get(message.id)!.kind === 'noise') count(counts.short, noiseLabel(message.text));
+			if (classifyCached(message).kind === 'noise') count(counts.short, noiseLabel(message.text));
 			else count(counts.other, itemLabel(speakerName(message)));
 		}
 		if (merged && last) {
@@ -339,7 +350,7 @@ export function foldIntoDigest(
 	const answers = new Set<string>();
 	stream.forEach((message, index) => {
 		if (!fresh.has(message.id) || answers.has(message.id)) return;
-		const { kind } = classes.get(message.id)!;
+		const { kind } = classifyCached(message);
 		if (kind === 'event') {
 			flushRun();
 			addEvent([message], said(message, DIGEST_TEXT_CHARS));
@@ -347,7 +358,7 @@ export function foldIntoDigest(
 		}
 		const next = stream[index + 1];
 		if (kind === 'question' && next && !sameSpeaker(message, next)) {
-			const reply = classes.get(next.id)!.kind;
+			const reply = classifyCached(next).kind;
 			if (reply !== 'noise' || isAnswer(next)) {
 				flushRun();
 				// A yes or no folded with it is shown with the question it settles.

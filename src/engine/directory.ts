@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { MemoryConfig } from './config';
 import { entryLifetimeMs } from './entry';
 import { DM_SERVER_ID, Keys } from './keys';
@@ -5,6 +6,14 @@ import { keptPastExpiryMs } from './maintenance/grace';
 import type { Registry } from './maintenance/registry';
 import type { MemoryStore } from './store';
 import type { ShortTermEntry } from './types';
+
+/**
+ * How long the listing of a steady conversation may go unwritten: capture writes it this much past the
+ * entry's expiry, and again only once that no longer covers the entry, or when the entry was not in the
+ * store before the turn (new, expired, or erased meanwhile by another process). Times in listings are then
+ * up to this late: the order of other channels, newest first, is this coarse.
+ */
+export const LISTING_SLACK_MS = 10 * 60_000;
 
 /** What the directory knows of one short-term entry without reading it. */
 export interface ScopeListing {
@@ -29,6 +38,9 @@ export type DirectoryOwner = ['servers' | 'users', string];
  * and erasure find them without scanning the store.
  */
 export class ScopeDirectory {
+	/** Listings this process wrote, by directory and entry key, while they still cover the entry (see {@link track}). */
+	private readonly written = new LRUCache<string, ScopeListing>({ max: 100_000 });
+
 	public constructor(
 		private readonly store: MemoryStore,
 		private readonly config: () => MemoryConfig,
@@ -40,11 +52,13 @@ export class ScopeDirectory {
 	 * their entries first). User-scope entries are listed under their user and, in a guild, under
 	 * their server too, so that a moderator's channel wipe finds them.
 	 */
-	public async track(entries: readonly { key: string; entry: ShortTermEntry }[], now: number): Promise<void> {
+	public async track(entries: readonly { key: string; entry: ShortTermEntry }[], now: number, options: { steady?: ReadonlySet<string> } = {}): Promise<void> {
 		const grace = keptPastExpiryMs(this.config());
 		const byDirectory = new Map<string, ScopeListing[]>();
 		const owners = new Map<string, DirectoryOwner>();
 		for (const { key, entry } of entries) {
+			const steady = options.steady?.has(key) ?? false;
+			const lifetime = entryLifetimeMs(entry, this.config());
 			const listing: ScopeListing = {
 				key,
 				scope: entry.scope,
@@ -54,7 +68,7 @@ export class ScopeDirectory {
 				personaId: entry.personaId,
 				lineageId: entry.lineageId,
 				lastUpdated: entry.lastUpdated,
-				expiresAt: entry.lastUpdated + entryLifetimeMs(entry, this.config())
+				expiresAt: entry.lastUpdated + lifetime + (steady ? Math.min(LISTING_SLACK_MS, lifetime / 10) : 0)
 			};
 			const directories = entry.scope === 'server' ? [Keys.serverIndex(entry.serverId)] : [Keys.userIndex(entry.userId!)];
 			owners.set(directories[0]!, entry.scope === 'server' ? ['servers', entry.serverId] : ['users', entry.userId!]);
@@ -62,7 +76,12 @@ export class ScopeDirectory {
 				directories.push(Keys.serverIndex(entry.serverId));
 				owners.set(directories[1]!, ['servers', entry.serverId]);
 			}
-			for (const directory of directories) byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), listing]);
+			for (const directory of directories) {
+				// A turn in a steady conversation leaves its listing as it is while what this process wrote still covers the entry.
+				const known = this.written.get(`${directory} ${key}`);
+				if (steady && known && sameScope(known, listing) && known.expiresAt >= entry.lastUpdated + lifetime) continue;
+				byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), listing]);
+			}
 		}
 		await Promise.all(
 			[...byDirectory].map(async ([directoryKey, listings]) => {
@@ -80,6 +99,7 @@ export class ScopeDirectory {
 				// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
 				await this.registry?.note(kind, id);
 				await merge();
+				for (const listing of listings) this.written.set(`${directoryKey} ${listing.key}`, listing);
 				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
 				if (kind === 'users') void this.store.readBack.confirm<Listings>(directoryKey, (stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated), merge);
 				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
@@ -90,6 +110,7 @@ export class ScopeDirectory {
 
 	/** Removes listings, e.g. after their entries were deleted. */
 	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
+		for (const key of keys) this.written.delete(`${directoryKey} ${key}`);
 		// A listing read back after this must not come back.
 		await this.store.readBack.settled(directoryKey);
 		await this.store.update<Listings>(directoryKey, (current) => {
@@ -107,6 +128,7 @@ export class ScopeDirectory {
 	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
 		const [kind, id] = owner;
 		const directoryKey = kind === 'servers' ? Keys.serverIndex(id) : Keys.userIndex(id);
+		for (const key of deleted) this.written.delete(`${directoryKey} ${key}`);
 		await this.store.readBack.settled(directoryKey);
 		// By hand rather than through update(): the registry must change while the directory's lock is held.
 		return this.store.lock.run(directoryKey, async () => {
@@ -137,6 +159,11 @@ export class ScopeDirectory {
 		return live(await this.store.get<Listings>(Keys.userIndex(userId)), now);
 	}
 
+}
+
+/** Whether two listings name the same entry in the same place (everything but their times). */
+function sameScope(a: ScopeListing, b: ScopeListing): boolean {
+	return a.scope === b.scope && a.serverId === b.serverId && a.channelId === b.channelId && a.parentChannelId === b.parentChannelId && a.personaId === b.personaId && a.lineageId === b.lineageId;
 }
 
 /** Listings still being served at `now`. */

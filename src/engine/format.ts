@@ -2,9 +2,20 @@ import type { StoredMessage } from './types';
 
 const MINUTE = 60_000;
 
+const DAY = 86_400_000;
+const dayLabels = new Map<number, string>();
+
 /** `2026-03-02` (UTC): the date header that groups snippet lines. */
 export function dayLabel(ts: number): string {
-	return new Date(ts).toISOString().slice(0, 10);
+	const day = Math.floor(ts / DAY);
+	let label = dayLabels.get(day);
+	if (label === undefined) {
+		label = new Date(ts).toISOString().slice(0, 10);
+		// A few years of days at most; past that the map starts again rather than grow.
+		if (dayLabels.size >= 4096) dayLabels.clear();
+		dayLabels.set(day, label);
+	}
+	return label;
 }
 
 /** The text on one line: a line break inside a message must not start a line of its own. */
@@ -23,9 +34,17 @@ export function speakerName(message: StoredMessage): string {
 	return message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
 }
 
+// Stored messages are never changed in place, and the archive's index keeps the same objects from reply to reply.
+const lines = new WeakMap<StoredMessage, string>();
+
 /** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
 export function messageLine(message: StoredMessage): string {
-	return `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
+	let line = lines.get(message);
+	if (line === undefined) {
+		line = `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
+		lines.set(message, line);
+	}
+	return line;
 }
 
 /** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */

@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import { LRUCache } from 'lru-cache';
 import { eng as englishStopWords } from 'stopword';
 import stem from 'wink-porter2-stemmer';
 import type { StoredMessage } from './types';
@@ -8,21 +8,33 @@ const STOP_WORDS = new Set([...englishStopWords, 'did', 'does', 'do', 'what', 'w
 /** Longer runs of letters are no word (a hash, a key mash) and would cost the stemmer quadratic time. */
 const MAX_TERM_CHARS = 64;
 
+// A chat's vocabulary is small next to its messages: each word is stemmed once.
+const stems = new LRUCache<string, string | 0>({ max: 100_000 });
+
 /** Lower-cases, drops stop words and stems, so "adopted" finds "adopt" and "the" finds nothing. */
 export function processTerm(term: string): string | null {
 	const lower = term.toLowerCase();
 	if (lower.length < 2 || lower.length > MAX_TERM_CHARS || STOP_WORDS.has(lower)) return null;
-	return stem(lower);
+	const cached = stems.get(lower);
+	if (cached !== undefined) return cached === 0 ? null : cached;
+	const stemmed = stem(lower);
+	stems.set(lower, stemmed || 0);
+	return stemmed || null;
+}
+
+/** Splits at white space and punctuation, as MiniSearch's default tokenizer does. */
+const SEPARATORS = /[\n\r\p{Z}\p{P}]+/u;
+
+function tokenize(text: string): string[] {
+	return text.split(SEPARATORS).filter((token) => token.length > 0);
 }
 
 /** How many messages on each side count as a message's surroundings. */
 export const AROUND_WINDOW = 2;
 /** Weight of the surroundings against the message's own words. */
 export const AROUND_BOOST = 0.5;
-
-interface IndexedMessage extends StoredMessage {
-	around: string;
-}
+/** Weight of the author's name. */
+const AUTHOR_BOOST = 0.3;
 
 /**
  * Query terms found in more than this share of the messages (and at least {@link COMMON_TERM_MIN_DOCS})
@@ -33,7 +45,10 @@ export const COMMON_TERM_MIN_DOCS = 40;
 /** When every query term is common, the rarest ones still search. */
 const RAREST_KEPT = 2;
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+/** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
+const K1 = 1.2;
+const B = 0.7;
+const DELTA = 0.5;
 
 /** A BM25 hit: the message and its score. */
 export interface SearchHit {
@@ -41,54 +56,142 @@ export interface SearchHit {
 	score: number;
 }
 
+/** The messages (by place in the archive) holding one term, and how often each does. */
+class Postings {
+	public places = new Int32Array(4);
+	public counts = new Uint16Array(4);
+	public length = 0;
+
+	public push(place: number, count: number): void {
+		if (this.length === this.places.length) {
+			const places = new Int32Array(this.length * 2);
+			places.set(this.places);
+			this.places = places;
+			const counts = new Uint16Array(this.length * 2);
+			counts.set(this.counts);
+			this.counts = counts;
+		}
+		this.places[this.length] = place;
+		this.counts[this.length] = Math.min(count, 65_535);
+		this.length++;
+	}
+}
+
+/** The distinct raw tokens of a text (what BM25 takes as its length) and its stemmed terms with their counts. */
+function analyse(text: string): { tokens: Set<string>; terms: Map<string, number> } {
+	const tokens = new Set(tokenize(text));
+	const terms = new Map<string, number>();
+	for (const token of text.split(SEPARATORS)) {
+		if (token.length === 0) continue;
+		const term = processTerm(token);
+		if (term) terms.set(term, (terms.get(term) ?? 0) + 1);
+	}
+	return { tokens, terms };
+}
+
+function idf(total: number, holding: number): number {
+	return Math.log(1 + (total - holding + 0.5) / (holding + 0.5));
+}
+
+function bm25(count: number, length: number, averageLength: number): number {
+	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
+}
+
 /**
- * A BM25 index (MiniSearch's BM25+) over one scope's archive, updated in place as turns arrive,
- * so a query costs the same whatever the archive's size.
+ * A BM25 index over one scope's archive, appended to in place as turns arrive. Each message is
+ * scored on three fields: its own words, the words of the {@link AROUND_WINDOW} messages on each side
+ * (in a chat, the answer to a question often sits one line away from the words that name its topic),
+ * and its author's name. The surroundings are not indexed twice: a query derives them from the
+ * postings of the words themselves, so the index holds each word of each message once.
+ *
+ * Postings are typed arrays and a query touches only the postings of its distinctive terms (see
+ * {@link COMMON_TERM_SHARE}), so a query costs microseconds at 10,000 messages.
  */
 export class ScopeIndex {
-	// Each message is also indexed with the words of its neighbours: in a chat, the answer to a
-	// question often sits one line away from the words that name its topic.
-	private readonly index = new MiniSearch<IndexedMessage>({
-		fields: ['text', 'around', 'authorName'],
-		storeFields: [],
-		processTerm,
-		searchOptions: { boost: { text: 1, around: AROUND_BOOST, authorName: 0.3 }, combineWith: 'OR', prefix: false }
-	});
+	private messages: StoredMessage[] = [];
+	private readonly place = new Map<string, number>();
+	private readonly terms = new Map<string, Postings>();
+	private readonly names = new Map<string, Postings>();
+	/** Distinct raw tokens of each message's text, of its surroundings, of its author's name. */
+	private textLength = new Uint32Array(64);
+	private aroundLength = new Uint32Array(64);
+	private nameLength = new Uint8Array(64);
+	private textTotal = 0;
+	private aroundTotal = 0;
+	private nameTotal = 0;
+	/** Raw tokens of the newest messages, whose surroundings are not complete yet. */
+	private readonly recentTokens: Set<string>[] = [];
+	/** Scratch space of a query, one slot per message. */
+	private scores = new Float64Array(0);
+	private matched = new Uint8Array(0);
+	private lastTerm = new Int32Array(0);
+	private around = new Float64Array(0);
 
-	private readonly messages = new Map<string, StoredMessage>();
-	/** How many messages use each (stemmed) term, to leave common terms out of a query. */
-	private readonly documentFrequency = new Map<string, number>();
-	/** Ids in archive order, and each id's place in it, for neighbour look-ups. */
-	private order: string[] = [];
-	private readonly position = new Map<string, number>();
-
-	/** Messages in the index, oldest first by insertion. */
+	/** Messages in the index. */
 	public get size(): number {
-		return this.messages.size;
+		return this.messages.length;
 	}
 
-	/** Adds messages in archive order; each is indexed once, and the few before it learn their new neighbours. */
+	/** Adds messages in archive order; a message already indexed is skipped. */
 	public add(messages: readonly StoredMessage[]): void {
-		const start = this.order.length;
 		for (const message of messages) {
-			if (this.messages.has(message.id)) continue;
-			this.messages.set(message.id, message);
-			this.position.set(message.id, this.order.length);
-			this.order.push(message.id);
-			for (const term of termsOf(message.text)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+			if (this.place.has(message.id)) continue;
+			this.append(message);
 		}
-		if (this.order.length === start) return;
-		for (let at = start; at < this.order.length; at++) this.index.add(this.indexed(at));
-		for (let before = Math.max(0, start - AROUND_WINDOW); before < start; before++) this.index.replace(this.indexed(before));
 	}
 
-	private indexed(at: number): IndexedMessage {
-		const message = this.messages.get(this.order[at]!)!;
-		const around: string[] = [];
-		for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(this.order.length - 1, at + AROUND_WINDOW); other++) {
-			if (other !== at) around.push(this.messages.get(this.order[other]!)!.text);
+	private append(message: StoredMessage): void {
+		const at = this.messages.length;
+		this.messages.push(message);
+		this.place.set(message.id, at);
+		this.reserve(at + 1);
+		const { tokens, terms } = analyse(message.text);
+		for (const [term, count] of terms) this.postings(this.terms, term).push(at, count);
+		this.textLength[at] = tokens.size;
+		this.textTotal += tokens.size;
+		const name = message.authorName ? analyse(message.authorName) : null;
+		if (name) for (const [term, count] of name.terms) this.postings(this.names, term).push(at, count);
+		this.nameLength[at] = Math.min(255, name?.tokens.size ?? 0);
+		this.nameTotal += this.nameLength[at]!;
+
+		// The surroundings of this message and of the few before it, which now have it as a neighbour.
+		this.recentTokens.push(tokens);
+		if (this.recentTokens.length > 2 * AROUND_WINDOW + 1) this.recentTokens.shift();
+		for (let other = Math.max(0, at - AROUND_WINDOW); other <= at; other++) {
+			this.aroundTotal -= this.aroundLength[other]!;
+			this.aroundLength[other] = this.surroundingTokens(other, at);
+			this.aroundTotal += this.aroundLength[other]!;
 		}
-		return { ...message, around: around.join(' ') };
+	}
+
+	/** Distinct raw tokens of the messages around `at`, among those up to `newest`. */
+	private surroundingTokens(at: number, newest: number): number {
+		const union = new Set<string>();
+		for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(newest, at + AROUND_WINDOW); other++) {
+			if (other === at) continue;
+			const tokens = this.recentTokens[this.recentTokens.length - 1 - (newest - other)];
+			if (tokens) for (const token of tokens) union.add(token);
+		}
+		return union.size;
+	}
+
+	private postings(map: Map<string, Postings>, term: string): Postings {
+		let postings = map.get(term);
+		if (!postings) map.set(term, (postings = new Postings()));
+		return postings;
+	}
+
+	private reserve(size: number): void {
+		if (size <= this.textLength.length) return;
+		const capacity = Math.max(size, this.textLength.length * 2);
+		const grow = <T extends Uint32Array | Uint8Array>(array: T, make: (length: number) => T): T => {
+			const next = make(capacity);
+			next.set(array);
+			return next;
+		};
+		this.textLength = grow(this.textLength, (length) => new Uint32Array(length));
+		this.aroundLength = grow(this.aroundLength, (length) => new Uint32Array(length));
+		this.nameLength = grow(this.nameLength, (length) => new Uint8Array(length));
 	}
 
 	/**
@@ -96,27 +199,30 @@ export class ScopeIndex {
 	 * neighbour's surroundings or in the term counts (removal is rare: an erasure or a sweep).
 	 */
 	public remove(ids: Iterable<string>): void {
-		const gone = new Set([...ids].filter((id) => this.messages.has(id)));
+		const gone = new Set([...ids].filter((id) => this.place.has(id)));
 		if (gone.size === 0) return;
-		const kept = this.order.filter((id) => !gone.has(id)).map((id) => this.messages.get(id)!);
-		this.index.removeAll();
-		this.messages.clear();
-		this.documentFrequency.clear();
-		this.position.clear();
-		this.order = [];
+		const kept = this.messages.filter((message) => !gone.has(message.id));
+		this.messages = [];
+		this.place.clear();
+		this.terms.clear();
+		this.names.clear();
+		this.recentTokens.length = 0;
+		this.textLength.fill(0);
+		this.aroundLength.fill(0);
+		this.nameLength.fill(0);
+		this.textTotal = this.aroundTotal = this.nameTotal = 0;
 		this.add(kept);
 	}
 
 	/** The message `offset` places after (or, negative, before) `id` in the archive. */
 	public neighbour(id: string, offset: number): StoredMessage | undefined {
-		const at = this.position.get(id);
-		if (at === undefined) return undefined;
-		const other = this.order[at + offset];
-		return other === undefined ? undefined : this.messages.get(other);
+		const at = this.place.get(id);
+		return at === undefined ? undefined : this.messages[at + offset];
 	}
 
 	public get(id: string): StoredMessage | undefined {
-		return this.messages.get(id);
+		const at = this.place.get(id);
+		return at === undefined ? undefined : this.messages[at];
 	}
 
 	public all(): IterableIterator<StoredMessage> {
@@ -125,34 +231,118 @@ export class ScopeIndex {
 
 	/** Hits for `query`, best first. Terms most messages share are left out (see {@link COMMON_TERM_SHARE}). */
 	public search(query: string, limit = 200): SearchHit[] {
+		const total = this.messages.length;
 		const terms = this.queryTerms(query);
-		if (terms.length === 0) return [];
-		const results = this.index.search(terms.join(' '), { tokenize: (text) => text.split(' '), processTerm: (term) => term });
-		const hits: SearchHit[] = [];
-		for (const result of results) {
-			const message = this.messages.get(result.id as string);
-			if (!message) continue;
-			hits.push({ message, score: result.score });
-			if (hits.length >= limit) break;
+		if (terms.length === 0 || total === 0) return [];
+		if (this.scores.length < total) {
+			this.scores = new Float64Array(this.textLength.length);
+			this.matched = new Uint8Array(this.textLength.length);
+			this.lastTerm = new Int32Array(this.textLength.length);
+			this.around = new Float64Array(this.textLength.length);
 		}
-		return hits;
+		const { scores, matched, lastTerm } = this;
+		const touched: number[] = [];
+		const textAverage = this.textTotal / total;
+		const aroundAverage = this.aroundTotal / total || 1;
+		const nameAverage = this.nameTotal / total || 1;
+		let term = 0;
+		/** Adds one field's score of the current term to a message. */
+		const score = (at: number, value: number) => {
+			if (matched[at] === 0) touched.push(at);
+			scores[at] = scores[at]! + value;
+			if (lastTerm[at] !== term) {
+				lastTerm[at] = term;
+				matched[at] = matched[at]! + 1;
+			}
+		};
+		for (const word of terms) {
+			term++;
+			const own = this.terms.get(word);
+			if (own) {
+				const weight = idf(total, own.length);
+				for (let index = 0; index < own.length; index++) {
+					const at = own.places[index]!;
+					score(at, weight * bm25(own.counts[index]!, this.textLength[at]!, textAverage));
+				}
+				this.scoreSurroundings(own, total, aroundAverage, score);
+			}
+			const name = this.names.get(word);
+			if (name) {
+				const weight = AUTHOR_BOOST * idf(total, name.length);
+				for (let index = 0; index < name.length; index++) {
+					const at = name.places[index]!;
+					score(at, weight * bm25(name.counts[index]!, this.nameLength[at]!, nameAverage));
+				}
+			}
+		}
+		// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
+		const final = new Float64Array(touched.length);
+		touched.forEach((at, index) => (final[index] = scores[at]! * matched[at]!));
+		for (const at of touched) {
+			scores[at] = 0;
+			matched[at] = 0;
+			lastTerm[at] = 0;
+		}
+		const floor = touched.length > limit ? kthLargest(final.slice(), limit) : Number.NEGATIVE_INFINITY;
+		const ranked: { at: number; score: number }[] = [];
+		touched.forEach((at, index) => final[index]! >= floor && ranked.push({ at, score: final[index]! }));
+		ranked.sort((a, b) => b.score - a.score || a.at - b.at);
+		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.messages[at]!, score: value }));
+	}
+
+	/**
+	 * The surroundings field of one term: each message within {@link AROUND_WINDOW} of a message holding
+	 * the term counts its occurrences there.
+	 */
+	private scoreSurroundings(postings: Postings, total: number, averageLength: number, add: (at: number, value: number) => void): void {
+		const { around } = this;
+		const near: number[] = [];
+		for (let index = 0; index < postings.length; index++) {
+			const at = postings.places[index]!;
+			const count = postings.counts[index]!;
+			for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(total - 1, at + AROUND_WINDOW); other++) {
+				if (other === at) continue;
+				if (around[other] === 0) near.push(other);
+				around[other] = around[other]! + count;
+			}
+		}
+		const weight = AROUND_BOOST * idf(total, near.length);
+		for (const at of near) {
+			add(at, weight * bm25(around[at]!, this.aroundLength[at]!, averageLength));
+			around[at] = 0;
+		}
 	}
 
 	private queryTerms(query: string): string[] {
-		const known = [...new Set(termsOf(query))].map((term) => ({ term, count: this.documentFrequency.get(term) ?? 0 })).filter(({ count }) => count > 0);
-		const common = Math.max(COMMON_TERM_MIN_DOCS, this.messages.size * COMMON_TERM_SHARE);
+		const known = [...analyse(query).terms.keys()].map((term) => ({ term, count: this.terms.get(term)?.length ?? 0 })).filter(({ count }) => count > 0);
+		const common = Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE);
 		const distinctive = known.filter(({ count }) => count <= common);
 		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
 		return chosen.map(({ term }) => term);
 	}
 }
 
-/** The distinct stemmed terms of a text, as the index sees them. */
-function termsOf(text: string): Set<string> {
-	const terms = new Set<string>();
-	for (const token of tokenize(text)) {
-		const term = processTerm(token);
-		if (term) terms.add(term);
+/** The `k`-th largest of `values` (which it reorders), by quickselect. */
+function kthLargest(values: Float64Array, k: number): number {
+	let low = 0;
+	let high = values.length - 1;
+	const target = k - 1;
+	while (low < high) {
+		const pivot = values[(low + high) >> 1]!;
+		let left = low;
+		let right = high;
+		while (left <= right) {
+			while (values[left]! > pivot) left++;
+			while (values[right]! < pivot) right--;
+			if (left <= right) {
+				const swap = values[left]!;
+				values[left++] = values[right]!;
+				values[right--] = swap;
+			}
+		}
+		if (target <= right) high = right;
+		else if (target >= left) low = left;
+		else return values[target]!;
 	}
-	return terms;
+	return values[target]!;
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
 import { MemoryError, storeError } from './errors';
 import { StoreHealth } from './health';
+import { SqliteAdapter } from './sqliteAdapter';
 import { KeyedLock } from './lock';
 import { ReadBack } from './readBack';
 import { readStoredValue, unreadableValue } from './storedValues';
@@ -44,23 +45,7 @@ async function adapterFor(url: string): Promise<unknown> {
 		case 'sqlite': {
 			const path = sqlitePath(url);
 			if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-			const { default: KeyvSqlite } = await import('@keyv/sqlite');
-			const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
-			// WAL keeps every committed write across a process crash while making commits cheap.
-			await adapter.query('PRAGMA journal_mode=WAL');
-			await adapter.query('PRAGMA synchronous=NORMAL');
-			// Erasure must not leave deleted text readable in the file's free pages.
-			await adapter.query('PRAGMA secure_delete=ON');
-			// One statement instead of keyv's one per key, so a batch (an archive append: chunks, markers and head) is
-			// written whole or not at all, even by a process killed mid-write, as it is on Redis (MULTI) and PostgreSQL.
-			Object.assign(adapter, {
-				setMany: (entries: { key: string; value: unknown }[]) =>
-					adapter.query(
-						`INSERT INTO ${adapter.opts.table} (key, value) SELECT json_extract(batch.value, '$[0]'), json_extract(batch.value, '$[1]') FROM json_each(?) AS batch WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-						JSON.stringify(entries.map(({ key, value }) => [key, value]))
-					)
-			});
-			return adapter;
+			return new SqliteAdapter(path);
 		}
 		case 'redis':
 		case 'rediss': {
@@ -136,7 +121,7 @@ export class MemoryStore {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
 		}
-		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace }), true, storageKind(options.storeUrl), timeoutMs);
+		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse }), true, storageKind(options.storeUrl), timeoutMs);
 		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {

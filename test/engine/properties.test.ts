@@ -19,7 +19,7 @@
  */
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type ContextRequest, type MemoryContext, type MemoryEngine, type MemoryTurn, PrivacyLevel, type TurnMessage, type TurnResponse } from '../../src';
 import { truncateToTokens } from '../../src/engine/tokens';
@@ -493,14 +493,12 @@ async function play(scenario: Scenario, options: PlayOptions = {}): Promise<Conv
 
 /** Every stored key and value, read straight from the SQLite file. */
 function rawRows(file: string): Promise<string[]> {
-	return new Promise((resolve, reject) => {
-		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => error && reject(error));
-		db.all<{ key: string; value: string }>('SELECT key, value FROM keyv', (error, rows) => {
-			db.close();
-			if (error) reject(error);
-			else resolve(rows.map((row) => `${row.key}\n${row.value}`));
-		});
-	});
+	const db = new Database(file, { readonly: true });
+	try {
+		return Promise.resolve(db.prepare<[], { key: string; value: string }>('SELECT key, value FROM keyv').all().map((row) => `${row.key}\n${row.value}`));
+	} finally {
+		db.close();
+	}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import Keyv from 'keyv';
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ContextRequest, MemoryEngine, type MemoryTurn } from '../../src';
 import { Registry } from '../../src/engine/maintenance/registry';
@@ -266,10 +266,10 @@ describe('GIVEN MEMORY_SWEEP_INTERVAL_MINUTES', () => {
 
 /** Opens the SQLite file read-only beside the engine, to measure it. */
 function openSqlite(path: string): { all: (sql: string) => Promise<Record<string, number>[]>; close: () => Promise<void> } {
-	const db = new sqlite3.Database(path);
+	const db = new Database(path);
 	return {
-		all: (sql) => new Promise((resolve, reject) => db.all(sql, (error: Error | null, rows: Record<string, number>[]) => (error ? reject(error) : resolve(rows)))),
-		close: () => new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())))
+		all: async (sql) => db.prepare<[], Record<string, number>>(sql).all(),
+		close: async () => void db.close()
 	};
 }
 

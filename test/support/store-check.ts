@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import type { MemoryEngine } from '../../src';
 import type { ArchiveHead, Tombstones } from '../../src/engine/archive';
 import type { AuthorListings } from '../../src/engine/authors';
-import type { Listings } from '../../src/engine/directory';
+import { type Listings, LISTING_SLACK_MS } from '../../src/engine/directory';
+import { type MemoryConfig, resolveConfig } from '../../src/engine/config';
+import { entryLifetimeMs } from '../../src/engine/entry';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/keys';
 import { REGISTRY_BUCKETS } from '../../src/engine/maintenance/registry';
 import { MemoryStore, SCHEMA_VERSION, sqlitePath } from '../../src/engine/store';
@@ -80,7 +82,8 @@ interface ArchiveKeys {
  *   author index; every directory, archive and author index is in its registry.
  * Returns the problems found, empty when none.
  */
-export function checkStore(store: DecodedStore): string[] {
+/** `config` gives the entries' lifetimes (the defaults unless a test changed them). */
+export function checkStore(store: DecodedStore, config: MemoryConfig = resolveConfig({}, {})): string[] {
 	const { values } = store;
 	const problems = [...store.problems];
 	const archives = new Map<string, ArchiveKeys>();
@@ -145,7 +148,10 @@ export function checkStore(store: DecodedStore): string[] {
 		for (const directory of directories) {
 			const listing = (values.get(directory) as Listings | undefined)?.[key];
 			if (!listing) problems.push(`${key}: not listed in ${directory}`);
-			else if (listing.lastUpdated < entry.lastUpdated) problems.push(`${key}: listed in ${directory} as of ${listing.lastUpdated}, older than the entry (${entry.lastUpdated})`);
+			// A steady conversation's listing is written ahead of time (see LISTING_SLACK_MS): it must cover the entry's whole life.
+			else if (listing.expiresAt < entry.lastUpdated + entryLifetimeMs(entry, config)) {
+				problems.push(`${key}: listed in ${directory} until ${listing.expiresAt}, before the entry expires (${entry.lastUpdated + entryLifetimeMs(entry, config)})`);
+			} else if (listing.lastUpdated < entry.lastUpdated - LISTING_SLACK_MS) problems.push(`${key}: listed in ${directory} as of ${listing.lastUpdated}, far older than the entry (${entry.lastUpdated})`);
 		}
 		if (parts.scope === 'server' || entry.serverId === DM_SERVER_ID) held.set(key, [...(held.get(key) ?? []), ...entry.messages]);
 	}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ScopeIndex } from '../../src/engine/search';
+import type { StoredMessage } from '../../src/engine/types';
+
+const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket puzzle rocket lantern harbor meadow pepper'.split(' ');
+
+/** `count` messages of three or four words each, reproducibly, with some filler a query never names. */
+function conversation(count: number, seed = 7): StoredMessage[] {
+	let state = seed;
+	const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+	return Array.from({ length: count }, (_, at) => ({
+		id: `m${at}`,
+		role: at % 2 === 0 ? 'user' : 'persona',
+		authorId: at % 2 === 0 ? `u${at % 6}` : 'sol',
+		authorName: at % 2 === 0 ? `Member${at % 6}` : 'Sol',
+		text: `${Array.from({ length: 3 + (at % 2) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')} and then some`,
+		ts: 1_700_000_000_000 + at * 1000
+	}));
+}
+
+describe('GIVEN a scope index', () => {
+	it('THEN the best hits of a limited search are the best of the full ranking, in the same order', () => {
+		const index = new ScopeIndex();
+		index.add(conversation(3000));
+		for (const query of ['tomato violin', 'rocket harbor meadow', 'coffee', 'pasta jacket puzzle pepper']) {
+			const full = index.search(query, Number.MAX_SAFE_INTEGER);
+			expect(full.length).toBeGreaterThan(50);
+			for (let at = 1; at < full.length; at++) expect(full[at]!.score).toBeLessThanOrEqual(full[at - 1]!.score);
+			for (const limit of [1, 7, 50]) {
+				expect(index.search(query, limit).map((hit) => hit.score)).toEqual(full.slice(0, limit).map((hit) => hit.score));
+			}
+		}
+	});
+
+	it('THEN a message is found through the words of its neighbours, below one that holds them itself', () => {
+		const index = new ScopeIndex();
+		index.add([
+			{ id: 'q', role: 'user', authorId: 'u1', text: 'what was the name of the harbour town?', ts: 1 },
+			{ id: 'a', role: 'persona', text: 'It was Porto, I think.', ts: 2 },
+			...Array.from({ length: 20 }, (_, at): StoredMessage => ({ id: `x${at}`, role: 'user', authorId: 'u2', text: `unrelated chatter number ${at}`, ts: 10 + at }))
+		]);
+		const hits = index.search('harbour town');
+		expect(hits[0]!.message.id).toBe('q');
+		expect(hits.map((hit) => hit.message.id)).toContain('a');
+		expect(hits.map((hit) => hit.message.id)).not.toContain('x5');
+	});
+
+	it('THEN a removed message leaves no word behind, in its own postings or in its neighbours', () => {
+		const index = new ScopeIndex();
+		index.add([
+			{ id: 'before', role: 'user', text: 'ordinary words here', ts: 1 },
+			{ id: 'secret', role: 'user', text: 'my locker code is zanzibar', ts: 2 },
+			{ id: 'after', role: 'user', text: 'more ordinary words', ts: 3 }
+		]);
+		expect(index.search('zanzibar').map((hit) => hit.message.id)).toEqual(['secret', 'before', 'after']);
+		index.remove(['secret']);
+		expect(index.search('zanzibar')).toEqual([]);
+		expect(index.size).toBe(2);
+		expect(index.neighbour('before', 1)?.id).toBe('after');
+	});
+
+	it('THEN terms most messages share are left out, unless the query has nothing else', () => {
+		const index = new ScopeIndex();
+		index.add(Array.from({ length: 200 }, (_, at): StoredMessage => ({ id: `m${at}`, role: 'user', text: at === 150 ? 'weather talk about the eclipse' : `weather talk ${at}`, ts: at })));
+		expect(index.search('weather eclipse').map((hit) => hit.message.id)[0]).toBe('m150');
+		// "weather" alone is in every message: the rarest known terms still search.
+		expect(index.search('weather').length).toBeGreaterThan(0);
+	});
+
+	it('THEN adding a message already indexed changes nothing', () => {
+		const index = new ScopeIndex();
+		const messages = conversation(100);
+		index.add(messages);
+		const before = index.search('garden river', 10);
+		index.add(messages.slice(40, 60));
+		expect(index.size).toBe(100);
+		expect(index.search('garden river', 10)).toEqual(before);
+	});
+});
