@@ -54,7 +54,8 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const recentMessages = entry?.messages ?? [];
 	const index = await deps.archive.open(liveKey, archiveHead ?? null);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
-	const hits = index && request.query.trim() ? index.search(request.query, 100) : [];
+	// The relevant tier fits a few dozen messages: more hits than that would only be counted and left out.
+	const hits = index && request.query.trim() ? index.search(request.query, Math.max(50, Math.ceil(budget / 30)), retentionStart) : [];
 
 	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
 	const authors = new Set<string>();

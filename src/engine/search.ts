@@ -42,6 +42,8 @@ const AUTHOR_BOOST = 0.3;
  */
 export const COMMON_TERM_SHARE = 0.05;
 export const COMMON_TERM_MIN_DOCS = 40;
+/** ...and whatever the archive's size, a term in more messages than this is common: a query's cost stays flat as the archive grows. */
+export const COMMON_TERM_MAX_DOCS = 1000;
 /** When every query term is common, the rarest ones still search. */
 const RAREST_KEPT = 2;
 
@@ -229,8 +231,12 @@ export class ScopeIndex {
 		return this.messages.values();
 	}
 
-	/** Hits for `query`, best first. Terms most messages share are left out (see {@link COMMON_TERM_SHARE}). */
-	public search(query: string, limit = 200): SearchHit[] {
+	/**
+	 * Hits for `query`, best first, among messages written at or after `since` (older ones, past retention
+	 * and not swept yet, take no place among the `limit`). Terms most messages share are left out (see
+	 * {@link COMMON_TERM_SHARE}).
+	 */
+	public search(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): SearchHit[] {
 		const total = this.messages.length;
 		const terms = this.queryTerms(query);
 		if (terms.length === 0 || total === 0) return [];
@@ -277,7 +283,7 @@ export class ScopeIndex {
 		}
 		// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
 		const final = new Float64Array(touched.length);
-		touched.forEach((at, index) => (final[index] = scores[at]! * matched[at]!));
+		touched.forEach((at, index) => (final[index] = this.messages[at]!.ts >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY));
 		for (const at of touched) {
 			scores[at] = 0;
 			matched[at] = 0;
@@ -285,7 +291,7 @@ export class ScopeIndex {
 		}
 		const floor = touched.length > limit ? kthLargest(final.slice(), limit) : Number.NEGATIVE_INFINITY;
 		const ranked: { at: number; score: number }[] = [];
-		touched.forEach((at, index) => final[index]! >= floor && ranked.push({ at, score: final[index]! }));
+		touched.forEach((at, index) => final[index]! >= floor && final[index] !== Number.NEGATIVE_INFINITY && ranked.push({ at, score: final[index]! }));
 		ranked.sort((a, b) => b.score - a.score || a.at - b.at);
 		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.messages[at]!, score: value }));
 	}
@@ -315,7 +321,7 @@ export class ScopeIndex {
 
 	private queryTerms(query: string): string[] {
 		const known = [...analyse(query).terms.keys()].map((term) => ({ term, count: this.terms.get(term)?.length ?? 0 })).filter(({ count }) => count > 0);
-		const common = Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE);
+		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE));
 		const distinctive = known.filter(({ count }) => count <= common);
 		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
 		return chosen.map(({ term }) => term);

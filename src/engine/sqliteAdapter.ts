@@ -12,8 +12,8 @@ export interface SqliteAdapterOptions {
 /**
  * A Keyv store on one SQLite file through better-sqlite3. Its calls are synchronous and cost a few
  * microseconds, where an asynchronous binding pays a thread hop per call (about 0.13 ms here): the
- * engine makes several calls per reply. A batch (`setMany`, `deleteMany`) is one transaction, so it
- * lands whole or not at all, even in a process killed mid-write.
+ * engine makes several calls per reply. A batch (`setMany`, `deleteMany`) lands whole or not at all,
+ * even in a process killed mid-write.
  */
 export class SqliteAdapter extends EventEmitter {
 	public readonly opts: { dialect: 'sqlite'; url: string; table: string };
@@ -28,8 +28,9 @@ export class SqliteAdapter extends EventEmitter {
 		clearAll: Database.Statement<[]>;
 		iterate: Database.Statement<[string], { key: string; value: string }>;
 	};
-	private readonly setBatch: (entries: readonly { key: string; value: string }[]) => void;
-	private readonly deleteBatch: (keys: readonly string[]) => number;
+	/** Writes waiting for the next commit, in call order. */
+	private queue: { write: () => unknown; resolve: (result: unknown) => void; reject: (error: unknown) => void }[] = [];
+	private readonly commitQueue: () => void;
 
 	public constructor(path: string, options: SqliteAdapterOptions = {}) {
 		super();
@@ -53,10 +54,31 @@ export class SqliteAdapter extends EventEmitter {
 			clearAll: this.db.prepare(`DELETE FROM ${table}`),
 			iterate: this.db.prepare(`SELECT key, value FROM ${table} WHERE key LIKE ? ESCAPE '\\'`)
 		};
-		this.setBatch = this.db.transaction((entries) => {
-			for (const { key, value } of entries) this.statements.set.run(key, value);
+		const commit = this.db.transaction((writes: readonly { write: () => unknown }[]) => writes.map(({ write }) => write()));
+		this.commitQueue = () => {
+			const writes = this.queue;
+			this.queue = [];
+			let results: unknown[];
+			try {
+				results = commit(writes);
+			} catch (error) {
+				for (const { reject } of writes) reject(error);
+				return;
+			}
+			writes.forEach(({ resolve }, index) => resolve(results[index]));
+		};
+	}
+
+	/**
+	 * Group commit: writes called in the same turn of the event loop land in one transaction, so turns
+	 * recorded at once share one sync to disk. Each call's writes land whole, in call order, and its
+	 * promise resolves once they are on disk.
+	 */
+	private enqueue<T>(write: () => T): Promise<T> {
+		return new Promise<T>((resolve, reject) => {
+			this.queue.push({ write, resolve: resolve as (result: unknown) => void, reject });
+			if (this.queue.length === 1) setImmediate(this.commitQueue);
 		});
-		this.deleteBatch = this.db.transaction((keys: readonly string[]) => keys.reduce((deleted: number, key: string) => deleted + this.statements.delete.run(key).changes, 0));
 	}
 
 	public async get(key: string): Promise<string | undefined> {
@@ -73,24 +95,25 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async set(key: string, value: string): Promise<void> {
-		this.statements.set.run(key, value);
+		await this.enqueue(() => this.statements.set.run(key, value));
 	}
 
 	public async setMany(entries: { key: string; value: string }[]): Promise<void> {
-		this.setBatch(entries);
+		await this.enqueue(() => {
+			for (const { key, value } of entries) this.statements.set.run(key, value);
+		});
 	}
 
 	public async delete(key: string): Promise<boolean> {
-		return this.statements.delete.run(key).changes > 0;
+		return this.enqueue(() => this.statements.delete.run(key).changes > 0);
 	}
 
 	public async deleteMany(keys: string[]): Promise<boolean> {
-		return this.deleteBatch(keys) > 0;
+		return this.enqueue(() => keys.reduce((deleted, key) => deleted + this.statements.delete.run(key).changes, 0) > 0);
 	}
 
 	public async clear(): Promise<void> {
-		if (this.namespace) this.statements.clear.run(`${likeEscape(this.namespace)}:%`);
-		else this.statements.clearAll.run();
+		await this.enqueue(() => (this.namespace ? this.statements.clear.run(`${likeEscape(this.namespace)}:%`) : this.statements.clearAll.run()));
 	}
 
 	public async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
@@ -104,6 +127,8 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async disconnect(): Promise<void> {
+		// Writes still queued land first.
+		if (this.queue.length > 0) this.commitQueue();
 		if (this.db.open) this.db.close();
 	}
 }
