@@ -4,7 +4,7 @@ import { ApplicationCommandOptionType, ChannelType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
-import type { CommandOptionsInput } from '../support/fake-discord';
+import type { CommandOptionsInput } from '../../tools/fake-discord';
 import { ALICE, ALICE_DM, BOB, CAROL, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, RANDOM, remember, startMemoryBot } from '../support/memory-bot';
 
 const VOICE = '300000000000000007';

@@ -4,7 +4,7 @@ import { ApplicationCommandRegistries, Command, container, Listener, LogLevel, R
 import { Events, GatewayIntentBits, GatewayOpcodes, InteractionResponseType, MessageFlags, type Message } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { FakeDiscord } from '../support/fake-discord';
+import { FakeDiscord } from '../../tools/fake-discord';
 
 const ALICE = { id: '200000000000000001', username: 'alice' };
 const GUILD_ID = '300000000000000001';

@@ -4,7 +4,7 @@ import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionRe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel, type UserExport } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
-import type { CommandOptionsInput, FakeInteraction } from '../support/fake-discord';
+import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import { ALICE, BOB, CAROL, DAVE, ephemeralAnswer, GENERAL, GUILD_ID, keysHolding, type MemoryBot, RANDOM, remember, startMemoryBot, THREAD } from '../support/memory-bot';
 
 describe('/session: members see and manage their own memory, and only theirs', () => {

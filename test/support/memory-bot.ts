@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
 import { MemoryStore } from '../../src/engine/store';
-import { FakeDiscord, type FakeInteraction, type RecordedRequest, SnowflakeGenerator } from './fake-discord';
+import { FakeDiscord, type FakeInteraction, type RecordedRequest, SnowflakeGenerator } from '../../tools/fake-discord';
 
 /** The members of the test guild. Carol moderates; only Alice and the moderators can view #secret. */
 export const ALICE = { id: '200000000000000001', username: 'alice' };

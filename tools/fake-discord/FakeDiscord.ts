@@ -36,7 +36,7 @@ import type { ApiObject, FakeChannelInit, FakeDiscordOptions, RecordedRequest } 
 
 /**
  * A local Discord, REST and gateway on one random port of 127.0.0.1, that a real `SapphireClient`
- * logs in to. Tests act as users (messages, slash commands, autocomplete, buttons) and assert
+ * logs in to. Tests and `npm run demo` act as users (messages, slash commands, autocomplete, buttons) and read
  * what the bot sent back, which the fake records request by request.
  *
  * @example
