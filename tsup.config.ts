@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-	entry: { index: 'src/index.ts', register: 'src/register.ts' },
+	// `cli` is the `sapphire-memory` bin; tsup keeps its shebang and marks the file executable.
+	entry: { index: 'src/index.ts', register: 'src/register.ts', cli: 'src/cli.ts' },
 	format: ['cjs', 'esm'],
 	dts: true,
 	clean: true,

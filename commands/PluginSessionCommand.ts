@@ -71,12 +71,13 @@ export class PluginCommand extends Command {
 	public override async chatInputRun(interaction: ChatInputCommandInteraction): Promise<void> {
 		const memory = this.container.memory;
 		const options = this.container.client.options.memory ?? {};
+		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
 		try {
 			switch (interaction.options.getSubcommand(false)) {
 				case 'status':
 					// A host resolver decides the level: sync it first, so the answer shows the level in force.
 					await resolvedPrivacyLevel(interaction.user.id);
-					return await runStatus(interaction, memory);
+					return await runStatus(interaction, memory, { moderatorPermission });
 				case 'clear':
 					return await runClear(interaction, memory, options.confirmationTimeoutMs ?? 60_000);
 				case 'profile':
@@ -88,7 +89,7 @@ export class PluginCommand extends Command {
 				case 'privacy':
 					return await runPrivacy(interaction, memory, await resolvedPrivacyLevel(interaction.user.id));
 				case 'wipe-channel':
-					return await runWipeChannel(interaction, memory, options.moderatorPermission ?? PermissionFlagsBits.ManageMessages);
+					return await runWipeChannel(interaction, memory, moderatorPermission);
 				case 'help':
 					return await runHelp(interaction);
 				default:

@@ -4,8 +4,12 @@ import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
 import { MemoryEvents } from './discord/events';
 import { MemoryEngine } from './engine/MemoryEngine';
+import { registerMemoryMetrics } from './engine/prometheus';
 // The module augmentation (ClientOptions.memory, Container.memory) lives in the root entry.
 import type {} from './index';
+
+/** Takes each client's engine out of the Prometheus registry when the client is destroyed. */
+const unregisterMetrics = new WeakMap<SapphireClient, () => void>();
 
 /** Adds memory to a Sapphire bot: `import 'sapphire-plugin-memory/register'`. */
 export class MemoryPlugin extends Plugin {
@@ -17,6 +21,7 @@ export class MemoryPlugin extends Plugin {
 		const destroy = this.destroy.bind(this);
 		this.destroy = async () => {
 			await destroy();
+			unregisterMetrics.get(this)?.();
 			await container.memory?.close().catch((error: unknown) => container.logger.error('[memory] closing the store failed:', error));
 		};
 	}
@@ -37,6 +42,13 @@ export class MemoryPlugin extends Plugin {
 				else this.emit(MemoryEvents.Error, change.error, { phase: 'store' });
 			}
 		});
+		if (memory.metrics === false) return;
+		// Metrics are a convenience: a registry that refuses them never stops the bot.
+		const unregister = await registerMemoryMetrics(container.memory, memory.metrics).catch((error: unknown) => {
+			container.logger.warn('[memory] registering the Prometheus metrics failed:', error);
+			return null;
+		});
+		if (unregister) unregisterMetrics.set(this, unregister);
 	}
 }
 

@@ -1,10 +1,19 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
+import { type ChatInputCommandInteraction, type PermissionResolvable, PermissionsBitField } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine/MemoryEngine';
 import { PrivacyLevel } from '../../src/engine/types';
+import { botWideLine } from './botWide';
 import { answer, duration } from './reply';
 
-/** `/session status`: what memory holds about the member, and for how long. */
-export async function runStatus(interaction: ChatInputCommandInteraction, memory: MemoryEngine, personaId?: string | null): Promise<void> {
+/** Options of {@link runStatus}. */
+export interface StatusOptions {
+	/** One persona's memory of the channel; left out, every persona's. */
+	personaId?: string | null;
+	/** Members with it also see the bot-wide counters; left out, nobody does. */
+	moderatorPermission?: PermissionResolvable;
+}
+
+/** `/session status`: what memory holds about the member, and for how long; moderators also see the bot-wide counters. */
+export async function runStatus(interaction: ChatInputCommandInteraction, memory: MemoryEngine, { personaId, moderatorPermission }: StatusOptions = {}): Promise<void> {
 	const status = await memory.status(interaction.user.id, { serverId: interaction.guildId, channelId: interaction.channelId, ...(personaId === undefined ? {} : { personaId }) });
 	const lines = [
 		'**Your memory**',
@@ -16,5 +25,8 @@ export async function runStatus(interaction: ChatInputCommandInteraction, memory
 			: 'This channel: nothing remembered right now',
 		`Storage: ${status.storage} · recent messages kept ${status.ttl.shortTermHours} h, summaries ${status.ttl.summaryHours} h, archive ${status.ttl.archiveDays} days`
 	];
+	// Only in a server, where Discord tells the member's permissions: a DM has no moderators.
+	const moderator = moderatorPermission !== undefined && interaction.inGuild() && interaction.memberPermissions?.has(new PermissionsBitField(moderatorPermission));
+	if (moderator) lines.push(botWideLine(memory.stats()));
 	await answer(interaction, lines.join('\n'));
 }

@@ -1,6 +1,7 @@
 import type { Awaitable, PermissionResolvable } from 'discord.js';
 import type Keyv from 'keyv';
 import type { MemoryConfig } from '../engine/config';
+import type { MemoryMetricsOptions } from '../engine/prometheus';
 import type { PrivacyLevel } from '../engine/types';
 
 /** `new SapphireClient({ memory: { … } })`: every field is optional and overrides the environment. */
@@ -26,4 +27,11 @@ export interface MemoryPluginOptions {
 	moderatorPermission?: PermissionResolvable;
 	/** How long the `/session clear scope:all` confirmation buttons stay valid. @default 60_000 */
 	confirmationTimeoutMs?: number;
+	/**
+	 * Publishes `memory.stats()` as Prometheus metrics (`sapphire_memory_…`) when the host has
+	 * `prom-client` installed: on its default registry, or on `{ registry }`; `false` publishes none.
+	 * The plugin serves no HTTP endpoint: the host serves its registry's `metrics()`.
+	 * @default {}
+	 */
+	metrics?: false | MemoryMetricsOptions;
 }

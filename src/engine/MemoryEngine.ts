@@ -9,7 +9,10 @@ import { ScopeDirectory } from './directory';
 import * as Erasure from './erasure';
 import { isOutage, MemoryError } from './errors';
 import type { StoreHealthChange, StoreHealthCounters } from './health';
+import { type ChannelInspection, type ChannelQuery, inspectChannel } from './inspect';
+import { type StoreInventory, takeInventory } from './inventory';
 import * as LongTerm from './longterm';
+import { type LatencyHistogram, LatencyRecorder } from './latency';
 import { keptPastExpiryMs } from './maintenance/grace';
 import { Registry } from './maintenance/registry';
 import { type SweepCounters, SweepSchedule } from './maintenance/schedule';
@@ -25,6 +28,7 @@ import {
 	type ClearAllResult,
 	type ClearShortTermResult,
 	type ContextRequest,
+	type ContextTier,
 	type MemoryContext,
 	type MemoryStatus,
 	type MemoryTurn,
@@ -88,6 +92,18 @@ export interface MemoryCounters {
 	summarizer: SummarizerCounters;
 	/** Sweeps completed and failed, and what the last one deleted. */
 	sweeps: SweepCounters;
+	/**
+	 * BPE tokens injected, summed over the contexts built: per tier (`ContextBlock['tier']`), and
+	 * `total`, the sum of `MemoryContext['tokens']` (the tiers and the blank lines between them).
+	 */
+	tokensInjected: Record<ContextTier, number> & { total: number };
+	/** How long engine calls took, measured with `performance.now()` around the whole call (validation included). */
+	latency: {
+		/** `recordTurn`: every call, whether it wrote, skipped or failed. */
+		capture: LatencyHistogram;
+		/** `buildContext`: every call, whether it built a context or failed. */
+		context: LatencyHistogram;
+	};
 }
 
 /**
@@ -109,15 +125,17 @@ export class MemoryEngine {
 	private readonly captures = new Set<Promise<RecordTurnResult>>();
 	private readonly summaries: SummaryWriter;
 	private readonly now: () => number;
-	private readonly counters: Omit<MemoryCounters, 'store' | 'sharedWritesRepaired'> = {
+	private readonly counters: Omit<MemoryCounters, 'store' | 'sharedWritesRepaired' | 'latency'> = {
 		turnsRecorded: 0,
 		turnsSkipped: { 'stop-response': 0, 'empty-history': 0, 'privacy-full': 0, 'no-response': 0 },
 		turnsFailed: 0,
 		contextsBuilt: 0,
 		contextsFailed: 0,
 		summarizer: summarizerCounters(false),
-		sweeps: { runs: 0, failures: 0, last: null }
+		sweeps: { runs: 0, failures: 0, last: null },
+		tokensInjected: { profile: 0, nudge: 0, summary: 0, relevant: 0, recent: 0, total: 0 }
 	};
+	private readonly latency = { capture: new LatencyRecorder(), context: new LatencyRecorder() };
 	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
 	private readonly summarizer: BackgroundSummarizer | null;
 	private readonly sweeps: SweepSchedule;
@@ -180,12 +198,14 @@ export class MemoryEngine {
 	/** Captures one finished turn; see DESIGN.md's Capture section for what is kept. */
 	public async recordTurn(turn: MemoryTurn): Promise<RecordTurnResult> {
 		this.assertOpen();
-		const parsed = parseInput(MemoryTurnSchema, turn, 'turn') as MemoryTurn;
+		const started = performance.now();
 		const written: [string, ShortTermEntry][] = [];
-		const onLiveWrite = this.summarizer ? (key: string, entry: ShortTermEntry) => void written.push([key, entry]) : undefined;
-		const capture = recordTurn({ ...this.account, onSkip: (reason) => this.counters.turnsSkipped[reason]++, onLiveWrite }, parsed, this.now());
-		this.captures.add(capture);
+		let capture: Promise<RecordTurnResult> | undefined;
 		try {
+			const parsed = parseInput(MemoryTurnSchema, turn, 'turn') as MemoryTurn;
+			const onLiveWrite = this.summarizer ? (key: string, entry: ShortTermEntry) => void written.push([key, entry]) : undefined;
+			capture = recordTurn({ ...this.account, onSkip: (reason) => this.counters.turnsSkipped[reason]++, onLiveWrite }, parsed, this.now());
+			this.captures.add(capture);
 			const result = await capture;
 			if (result.written) this.counters.turnsRecorded++;
 			return result;
@@ -193,23 +213,30 @@ export class MemoryEngine {
 			if (isStoreError(error)) this.counters.turnsFailed++;
 			throw error;
 		} finally {
-			this.captures.delete(capture);
+			if (capture) this.captures.delete(capture);
 			// Only queued, once the turn is stored: the summarizer's worker starts after this call has returned.
 			for (const [key, entry] of written) this.summarizer?.offer(key, entry);
+			this.latency.capture.observe(performance.now() - started);
 		}
 	}
 
 	/** The context to inject before the next generation, within the token budget. */
 	public async buildContext(request: ContextRequest): Promise<MemoryContext> {
 		this.assertOpen();
-		const parsed = parseInput(ContextRequestSchema, request, 'context request') as ContextRequest;
+		const started = performance.now();
 		try {
+			const parsed = parseInput(ContextRequestSchema, request, 'context request') as ContextRequest;
 			const context = await buildContext({ store: this.store, archive: this.archive, settings: this.settings, config: () => this.config }, parsed, this.now());
 			this.counters.contextsBuilt++;
+			const injected = this.counters.tokensInjected;
+			for (const block of context.blocks) injected[block.tier] += block.tokens;
+			injected.total += context.tokens;
 			return context;
 		} catch (error) {
 			if (isStoreError(error)) this.counters.contextsFailed++;
 			throw error;
+		} finally {
+			this.latency.context.observe(performance.now() - started);
 		}
 	}
 
@@ -381,9 +408,34 @@ export class MemoryEngine {
 		return LongTerm.forgetTopic(this.account, userId, slug);
 	}
 
-	/** A snapshot of the counters. */
+	/** A snapshot of the counters, plain JSON-able data. */
 	public stats(): MemoryCounters {
-		return structuredClone({ ...this.counters, store: this.store.health.counters, sharedWritesRepaired: this.store.readBack.repairs });
+		return structuredClone({
+			...this.counters,
+			store: this.store.health.counters,
+			sharedWritesRepaired: this.store.readBack.repairs,
+			latency: { capture: this.latency.capture.snapshot(), context: this.latency.context.snapshot() }
+		});
+	}
+
+	/**
+	 * For operators (`sapphire-memory stats`): the store's keys counted by kind, its size, and the
+	 * archive's span. It reads the whole namespace: never call it on the reply path.
+	 */
+	public async inventory(): Promise<StoreInventory> {
+		this.assertOpen();
+		return takeInventory(this.store, this.config);
+	}
+
+	/**
+	 * For operators (`sapphire-memory inspect --channel`): the live memory of one channel, every
+	 * persona's: entries, summaries, digests and archives. It scans the namespace's keys: never call it on the reply path.
+	 */
+	public async inspectChannel(query: ChannelQuery): Promise<ChannelInspection> {
+		this.assertOpen();
+		assertId('channelId', query.channelId);
+		if (typeof query.serverId === 'string') assertId('serverId', query.serverId);
+		return inspectChannel({ store: this.store, archive: this.archive, config: this.config }, query, this.now());
 	}
 
 	/**

@@ -1,0 +1,324 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryEngine, type MemoryTurn, type StoreInventory, type UserExport } from '../../src';
+import { type Backend, backends, openEngine } from '../support/backends';
+
+const root = join(__dirname, '../..');
+/**
+ * The CLI is built with the package's own tsup config, into a folder of its own: `dist/` is rebuilt by
+ * other suites (test/package), and a build cleaning it under a running CLI would fail this one.
+ */
+const outDir = join(root, 'node_modules/.cache/sapphire-memory-cli-test');
+const cliPath = join(outDir, 'cli.js');
+
+/** The newest modification time of the sources the build reads. */
+function newestSource(): number {
+	const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => join(entry.parentPath, entry.name));
+	return Math.max(...[...files, join(root, 'package.json'), join(root, 'tsup.config.ts')].map((file) => statSync(file).mtimeMs));
+}
+
+interface Run {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs the built CLI as a bot's operator would: `node dist/cli.js …`, with MEMORY_* from `env`. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+	const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MEMORY_')));
+	return new Promise((resolve) => {
+		const child = execFile(process.execPath, [cliPath, ...args], { cwd: tmpdir(), env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+			resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
+		);
+		// No terminal on the other end: purge must not wait for an answer.
+		child.stdin?.end();
+	});
+}
+
+beforeAll(() => {
+	if (!existsSync(cliPath) || statSync(cliPath).mtimeMs < newestSource()) execFileSync('npx', ['tsup', '--silent', '--out-dir', outDir], { cwd: root, stdio: 'pipe' });
+}, 300_000);
+
+describe('sapphire-memory: help and usage', () => {
+	it('GIVEN --help THEN the program lists every command and exits 0', async () => {
+		const run = await cli(['--help']);
+
+		expect(run.code).toBe(0);
+		for (const command of ['stats', 'inspect', 'export', 'purge', 'sweep']) expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+		expect(run.stdout).toContain('--store <url>');
+	});
+
+	it.each(['stats', 'inspect', 'export', 'purge', 'sweep'])('GIVEN %s --help THEN its usage and options are shown, without opening any store', async (command) => {
+		const run = await cli([command, '--help'], { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`Usage: sapphire-memory ${command}`);
+		expect(run.stdout).toContain('Global options:');
+	});
+
+	it('GIVEN help <command> THEN it shows that command’s help', async () => {
+		const run = await cli(['help', 'purge']);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain('Usage: sapphire-memory purge --user <id> [--yes] [--json]');
+	});
+
+	it.each([
+		[[], 'Usage: sapphire-memory <command>'],
+		[['frobnicate'], 'unknown command "frobnicate"'],
+		[['stats', '--colour'], "Unknown option '--colour'"],
+		[['inspect'], 'inspect needs either --user <id> or --channel <id>'],
+		[['inspect', '--user', '1', '--channel', '2'], 'inspect needs either --user <id> or --channel <id>'],
+		[['export'], 'export needs --user <id>'],
+		[['purge', '--user'], "Option '--user <value>' argument missing"],
+		[['inspect', '--channel', '1', '--limit', 'many'], '--limit takes a whole number']
+	])('GIVEN the wrong usage %j THEN it exits 2 with a one-line reason', async (args, reason) => {
+		const run = await cli(args, { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
+
+		expect(run.code).toBe(2);
+		expect(run.stderr).toContain(reason);
+		expect(run.stderr).not.toMatch(/^\s+at /m);
+	});
+});
+
+describe('sapphire-memory: a store it cannot use', () => {
+	it('GIVEN a URL with an unsupported scheme THEN it exits 1 naming MEMORY_STORE_URL, without a stack trace', async () => {
+		const run = await cli(['stats', '--store', 'ftp://example.org/memory']);
+
+		expect(run.code).toBe(1);
+		expect(run.stderr.trim()).toBe(
+			'sapphire-memory: Invalid memory configuration: MEMORY_STORE_URL="ftp://example.org/memory"; expected a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://.'
+		);
+	});
+
+	it.each(['redis://127.0.0.1:1', 'postgres://postgres@127.0.0.1:1/memory'])('GIVEN an unreachable store (%s) THEN it exits 1 with one readable line', async (url) => {
+		const run = await cli(['stats'], { MEMORY_STORE_URL: url });
+
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(new RegExp(`^sapphire-memory: Cannot reach memory store ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .+\n$`));
+	});
+
+	it('GIVEN an SQLite file that does not exist THEN it exits 1 and creates nothing', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
+		const run = await cli(['stats', '--store', `sqlite://${join(dir, 'nope.sqlite')}`]);
+
+		expect(run.code).toBe(1);
+		expect(run.stderr).toContain(`No memory store at ${join(dir, 'nope.sqlite')}`);
+		expect(readdirSync(dir)).toEqual([]);
+		rmSync(dir, { recursive: true, force: true });
+	});
+});
+
+const MAYA = { id: '482910573615284736', name: 'Maya' };
+const THEO = { id: '739104826351907842', name: 'Theo' };
+const NOVA = { id: '611111111111111111', name: 'Nova' };
+const GUILD = '800000000000000001';
+const HARBOUR = '810000000000000001';
+const OTHER = '810000000000000002';
+const MAYA_DM = '820000000000000001';
+const HOUR = 3_600_000;
+
+let ids = 1_000_000_000_000_000n;
+const id = () => String((ids += 1n));
+
+function turn(who: { id: string; name: string }, serverId: string | null, channelId: string, text: string, reply: string, at: number): MemoryTurn {
+	return {
+		userId: who.id,
+		userName: who.name,
+		serverId,
+		channelId,
+		history: [{ role: 'user', authorId: who.id, authorName: who.name, text, messageId: id(), timestamp: at }],
+		responses: [{ text: reply, personaId: 'sol', personaName: 'Sol', messageId: id() }],
+		timestamp: at
+	};
+}
+
+describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
+	if (backend.skipReason) {
+		it.skip(`skipped: ${backend.skipReason}`, () => undefined);
+		return;
+	}
+	let opened: Awaited<ReturnType<typeof openEngine>>;
+	let env: Record<string, string>;
+	const t0 = Date.now() - HOUR;
+
+	/**
+	 * Maya and Theo in #harbour, Maya in her DM, Nova in #other two days ago (expired now, for the
+	 * sweep); Maya has a profile and a topic note.
+	 */
+	beforeAll(async () => {
+		opened = await openEngine(backend, { config: { sweepIntervalMinutes: 0 } });
+		const memory = opened.engine;
+		await memory.recordTurn(turn(MAYA, GUILD, HARBOUR, 'we sail from the harbour on June 3', 'June 3 at the harbour, noted.', t0));
+		await memory.recordTurn(turn(THEO, GUILD, HARBOUR, 'I will bring the boat', 'Theo brings the boat.', t0 + 60_000));
+		await memory.recordTurn(turn(MAYA, null, MAYA_DM, 'between us: I am nervous', 'It will go well.', t0 + 120_000));
+		await memory.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' }, notes: ['sails on weekends'] });
+		await memory.saveTopic(MAYA.id, 'Harbour trip', 'June 3, Theo brings the boat.');
+		await memory.close();
+		const past = await MemoryEngine.open({ env: {}, now: () => Date.now() - 48 * HOUR, config: { storeUrl: opened.storeUrl, storeNamespace: opened.namespace, sweepIntervalMinutes: 0 } });
+		await past.recordTurn(turn(NOVA, GUILD, OTHER, 'an old remark', 'An old answer.', Date.now() - 48 * HOUR));
+		await past.close();
+		env = { MEMORY_STORE_URL: opened.storeUrl, MEMORY_STORE_NAMESPACE: opened.namespace };
+	}, 60_000);
+
+	afterAll(() => opened?.dispose());
+
+	const json = async <T>(args: string[]): Promise<T> => {
+		const run = await cli([...args, '--json'], env);
+		expect(run.stderr).toBe('');
+		expect(run.code).toBe(0);
+		return JSON.parse(run.stdout) as T;
+	};
+
+	it('GIVEN stats --json THEN every kind of key is counted, with the archive’s span and the store’s size', async () => {
+		const inventory = await json<StoreInventory>(['stats']);
+
+		expect(inventory).toMatchObject({ storage: backend.name, namespace: opened.namespace, lastSweepAt: null });
+		// User scopes: Maya's and Theo's in #harbour, Maya's DM, Nova's in #other; server scopes: #harbour and #other.
+		expect(inventory.keys).toMatchObject({ shortTermUser: 4, shortTermServer: 2, profiles: 1, topics: 1, userIndexes: 3, serverIndexes: 1, authorIndexes: 3, other: 0 });
+		expect(inventory.keys.registryBuckets).toBeGreaterThan(0);
+		// Two messages a turn; one archive per live scope (#harbour, #other, Maya's DM), a marker per message.
+		expect(inventory.archive).toMatchObject({ scopes: 3, messages: 8 });
+		expect(inventory.archive.oldest).toBeLessThan(t0);
+		expect(inventory.archive.newest).toBeGreaterThanOrEqual(t0 + 120_000);
+		expect(inventory.keys.archiveMarkers).toBe(8);
+		expect(inventory.keys.archiveHeads).toBe(3);
+		expect(inventory.totalKeys).toBe(Object.values(inventory.keys).reduce((sum, value) => sum + value, 0));
+		expect(inventory.dataBytes).toBeGreaterThan(1000);
+		if (backend.name === 'redis') expect(inventory.storageBytes).toBeNull();
+		else expect(inventory.storageBytes!.total).toBeGreaterThan(0);
+	});
+
+	it('GIVEN stats THEN the same is printed as text', async () => {
+		const run = await cli(['stats'], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`Store: ${backend.name}, namespace "${opened.namespace}"`);
+		expect(run.stdout).toMatch(/^Archive: 8 messages in 3 scopes, oldest \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, newest /m);
+		expect(run.stdout).toMatch(/^ {2}short-term entries, user scope +4$/m);
+		expect(run.stdout).toMatch(/^ {2}profiles +1$/m);
+	});
+
+	it('GIVEN inspect --user THEN the member’s export reads as text: conversations, shared messages, archive, profile, topics', async () => {
+		const run = await cli(['inspect', '--user', MAYA.id], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`User ${MAYA.id} · privacy minimal · cross-server memory off`);
+		expect(run.stdout).toContain('Short-term conversations (2):');
+		expect(run.stdout).toContain(`server ${GUILD} · channel ${HARBOUR} · persona sol`);
+		expect(run.stdout).toMatch(/\] Maya: we sail from the harbour on June 3$/m);
+		expect(run.stdout).toMatch(/\] Sol \(persona sol\): It will go well\.$/m);
+		expect(run.stdout).toContain('Archive: 3 messages');
+		expect(run.stdout).toContain('pronouns: she/her');
+		expect(run.stdout).toContain('harbour-trip "Harbour trip"');
+		// Nothing of Theo's.
+		expect(run.stdout).not.toContain('bring the boat\n');
+		expect(run.stdout).not.toContain('Theo (');
+	});
+
+	it('GIVEN inspect --user --json THEN it is the export with the archive summed up', async () => {
+		const inspection = await json<{ userId: string; shortTerm: unknown[]; sharedShortTerm: unknown[]; archive: { messages: number }; topics: unknown[] }>(['inspect', '--user', MAYA.id]);
+
+		expect(inspection).toMatchObject({ userId: MAYA.id, archive: { messages: 3 } });
+		expect(inspection.shortTerm).toHaveLength(2);
+		expect(inspection.sharedShortTerm).toHaveLength(1);
+		expect(inspection.topics).toHaveLength(1);
+	});
+
+	it('GIVEN inspect --channel --server THEN the channel’s live memory shows every member’s messages and its archive', async () => {
+		const run = await cli(['inspect', '--channel', HARBOUR, '--server', GUILD, '--limit', '2'], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`The live memory of channel ${HARBOUR} in server ${GUILD}: 1 scope`);
+		expect(run.stdout).toContain(`shortterm:server:${GUILD}:${HARBOUR}:sol`);
+		expect(run.stdout).toContain('Recent messages (4)');
+		expect(run.stdout).toMatch(/\] Theo \(739104826351907842\): I will bring the boat$/m);
+		expect(run.stdout).toMatch(/Archive: 4 messages, oldest .+; the newest 2:/);
+	});
+
+	it('GIVEN inspect --channel of a DM THEN the member’s scope is shown; --json gives the same', async () => {
+		const inspection = await json<{ scopes: { key: string; scope: string; userId: string; entry: { messages: unknown[] }; archive: { messages: number } }[] }>(['inspect', '--channel', MAYA_DM]);
+
+		expect(inspection.scopes).toHaveLength(1);
+		expect(inspection.scopes[0]).toMatchObject({ key: `shortterm:user:${MAYA.id}:${MAYA_DM}:sol`, scope: 'user', userId: MAYA.id, archive: { messages: 2 } });
+		expect(inspection.scopes[0]!.entry.messages).toHaveLength(2);
+	});
+
+	it('GIVEN inspect --channel nobody used THEN it says nothing is remembered', async () => {
+		const run = await cli(['inspect', '--channel', '899999999999999999'], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout.trim()).toBe('Nothing is remembered of channel 899999999999999999.');
+	});
+
+	it('GIVEN export --user THEN it prints memory.exportUser’s JSON; with --out it writes the file', async () => {
+		const run = await cli(['export', '--user', THEO.id], env);
+		const exported = JSON.parse(run.stdout) as UserExport;
+
+		expect(run.code).toBe(0);
+		expect(exported).toMatchObject({ schemaVersion: 1, userId: THEO.id, profile: null, topics: [] });
+		expect(exported.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat']);
+		expect(JSON.stringify(exported)).not.toContain('June 3');
+
+		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
+		const written = await cli(['export', '--user', THEO.id, '--out', join(dir, 'theo.json')], env);
+		expect(written.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(dir, 'theo.json'), 'utf8'))).toMatchObject({ userId: THEO.id, sharedShortTerm: exported.sharedShortTerm });
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('GIVEN sweep THEN what expired (Nova’s conversation of two days ago) is deleted and told', async () => {
+		const result = await json<{ entriesDeleted: number; durationMs: number }>(['sweep']);
+
+		expect(result.entriesDeleted).toBe(2);
+		const again = await cli(['sweep'], env);
+		expect(again.code).toBe(0);
+		expect(again.stdout).toMatch(/^ {2}short-term entries deleted +0$/m);
+		expect((await json<StoreInventory>(['stats'])).lastSweepAt).toEqual(expect.any(Number));
+	});
+
+	// `script` gives the CLI a terminal, as an operator's shell would.
+	it.runIf(backend.name === 'sqlite' && existsSync('/usr/bin/script'))('GIVEN purge on a terminal WHEN the operator does not answer "yes" THEN it exits 1 and erases nothing', async () => {
+		const run = await new Promise<Run>((resolve) => {
+			const child = execFile('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} purge --user ${MAYA.id}`, '/dev/null'], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+				resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
+			);
+			child.stdin?.end('no\n');
+		});
+
+		expect(run.stdout).toMatch(/Erase everything stored about user 482910573615284736 \(2 short-term conversations, 2 archived messages, a profile, 1 topic notes\).*Type "yes" to confirm:/);
+		expect(run.stdout).toContain('Nothing was erased.');
+		expect(run.code).toBe(1);
+		expect((await json<{ shortTerm: unknown[] }>(['inspect', '--user', MAYA.id])).shortTerm).toHaveLength(2);
+	});
+
+	it('GIVEN purge without --yes and without a terminal THEN it refuses (exit 2) and erases nothing', async () => {
+		const run = await cli(['purge', '--user', MAYA.id], env);
+
+		expect(run.code).toBe(2);
+		expect(run.stderr).toContain('pass --yes');
+		expect((await json<{ shortTerm: unknown[] }>(['inspect', '--user', MAYA.id])).shortTerm).toHaveLength(2);
+	});
+
+	it('GIVEN purge --yes THEN everything of the member is erased, what went is printed, and another member’s data stays', async () => {
+		const run = await cli(['purge', '--user', MAYA.id, '--yes'], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`Erased everything of user ${MAYA.id}:`);
+		expect(run.stdout).toMatch(/^ {2}own short-term entries deleted +2$/m);
+		expect(run.stdout).toMatch(/^ {2}profile deleted +yes$/m);
+		const maya = JSON.parse((await cli(['export', '--user', MAYA.id], env)).stdout) as UserExport;
+		expect(maya).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
+		const theo = JSON.parse((await cli(['export', '--user', THEO.id], env)).stdout) as UserExport;
+		expect(theo.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat']);
+		const channel = await cli(['inspect', '--channel', HARBOUR, '--server', GUILD], env);
+		expect(channel.stdout).toContain('I will bring the boat');
+		// Her words are gone; the persona's replies stay, as in /session clear scope:all.
+		expect(channel.stdout).not.toContain('we sail from the harbour');
+	});
+});
