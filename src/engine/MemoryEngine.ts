@@ -187,7 +187,7 @@ export class MemoryEngine {
 	 */
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv, timeoutMs: config.storeTimeoutMs });
+		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv, timeoutMs: config.storeTimeoutMs, sqliteSynchronous: config.sqliteSynchronous });
 		const logger = options.logger ?? console;
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
 		const engine = new MemoryEngine(store, config, options.now ?? Date.now, logger);

@@ -20,6 +20,7 @@ export const MemoryEnvironment = {
 	SHORT_TERM_MEMORY_MAX_SUMMARY_LENGTH: { key: 'maxSummaryLength', schema: integer(100, 20_000), default: 1500, accepts: 'a whole number of characters from 100 to 20000' },
 	MEMORY_STORE_URL: { key: 'storeUrl', schema: z.string().regex(/^(sqlite|redis|rediss|postgres|postgresql):\/\/.+/), default: 'sqlite://./data/memory.sqlite', accepts: 'a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://' },
 	MEMORY_STORE_TIMEOUT_MS: { key: 'storeTimeoutMs', schema: integer(100, 60_000), default: 2000, accepts: 'a whole number of milliseconds from 100 to 60000' },
+	MEMORY_SQLITE_SYNCHRONOUS: { key: 'sqliteSynchronous', schema: z.enum(['normal', 'full']), default: 'normal', accepts: '"normal" (a resolved turn survives the bot process crashing) or "full" (it survives a power cut too, at one sync to disk per commit)' },
 	MEMORY_STORE_NAMESPACE: { key: 'storeNamespace', schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), default: 'memory', accepts: '1 to 64 letters, digits, "_" or "-"' },
 	MEMORY_CONTEXT_TOKEN_BUDGET: { key: 'contextTokenBudget', schema: integer(50, 200_000), default: 1500, accepts: 'a whole number of tokens from 50 to 200000' },
 	MEMORY_ARCHIVE_RETENTION_DAYS: { key: 'archiveRetentionDays', schema: z.coerce.number().min(0).max(3650), default: 30, accepts: 'a number of days from 0 (archive off) to 3650' },
@@ -57,6 +58,11 @@ export interface MemoryConfig {
 	storeUrl: string;
 	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE` (SQLite waits its busy timeout). @default 2000 */
 	storeTimeoutMs: number;
+	/**
+	 * SQLite's `synchronous` setting in WAL mode: `normal` keeps every resolved turn when the bot process
+	 * crashes; `full` also when the machine loses power, at one sync to disk per commit. @default 'normal'
+	 */
+	sqliteSynchronous: 'normal' | 'full';
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. @default 'memory' */
 	storeNamespace: string;
 	/** @default 1500 */

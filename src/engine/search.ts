@@ -58,27 +58,12 @@ export interface SearchHit {
 	score: number;
 }
 
-/** The messages (by place in the archive) holding one term, and how often each does. */
-class Postings {
-	public places = new Int32Array(4);
-	public counts = new Uint16Array(4);
-	public length = 0;
-
-	public push(place: number, count: number): void {
-		if (this.length === this.places.length) {
-			const places = new Int32Array(this.length * 2);
-			places.set(this.places);
-			this.places = places;
-			const counts = new Uint16Array(this.length * 2);
-			counts.set(this.counts);
-			this.counts = counts;
-		}
-		this.places[this.length] = place;
-		this.counts[this.length] = Math.min(count, 65_535);
-		this.length++;
-	}
-}
-
+/**
+ * The messages holding one term: their places in the archive and how often each holds it, interleaved
+ * (`[place, count, place, count, …]`). A plain array of small integers: a typed array costs some 200
+ * bytes of its own, and a scope's index holds hundreds of short postings.
+ */
+type Postings = number[];
 /** The distinct raw tokens of a text (what BM25 takes as its length) and its stemmed terms with their counts. */
 function analyse(text: string): { tokens: Set<string>; terms: Map<string, number> } {
 	const tokens = new Set(tokenize(text));
@@ -115,19 +100,14 @@ export class ScopeIndex {
 	private readonly terms = new Map<string, Postings>();
 	private readonly names = new Map<string, Postings>();
 	/** Distinct raw tokens of each message's text, of its surroundings, of its author's name. */
-	private textLength = new Uint32Array(64);
-	private aroundLength = new Uint32Array(64);
-	private nameLength = new Uint8Array(64);
+	private textLength: number[] = [];
+	private aroundLength: number[] = [];
+	private nameLength: number[] = [];
 	private textTotal = 0;
 	private aroundTotal = 0;
 	private nameTotal = 0;
 	/** Raw tokens of the newest messages, whose surroundings are not complete yet. */
 	private readonly recentTokens: Set<string>[] = [];
-	/** Scratch space of a query, one slot per message. */
-	private scores = new Float64Array(0);
-	private matched = new Uint8Array(0);
-	private lastTerm = new Int32Array(0);
-	private around = new Float64Array(0);
 
 	/** Messages in the index. */
 	public get size(): number {
@@ -146,21 +126,20 @@ export class ScopeIndex {
 		const at = this.messages.length;
 		this.messages.push(message);
 		this.place.set(message.id, at);
-		this.reserve(at + 1);
 		const { tokens, terms } = analyse(message.text);
 		for (const [term, count] of terms) this.postings(this.terms, term).push(at, count);
 		this.textLength[at] = tokens.size;
 		this.textTotal += tokens.size;
 		const name = message.authorName ? analyse(message.authorName) : null;
 		if (name) for (const [term, count] of name.terms) this.postings(this.names, term).push(at, count);
-		this.nameLength[at] = Math.min(255, name?.tokens.size ?? 0);
+		this.nameLength[at] = name?.tokens.size ?? 0;
 		this.nameTotal += this.nameLength[at]!;
 
 		// The surroundings of this message and of the few before it, which now have it as a neighbour.
 		this.recentTokens.push(tokens);
 		if (this.recentTokens.length > 2 * AROUND_WINDOW + 1) this.recentTokens.shift();
 		for (let other = Math.max(0, at - AROUND_WINDOW); other <= at; other++) {
-			this.aroundTotal -= this.aroundLength[other]!;
+			this.aroundTotal -= this.aroundLength[other] ?? 0;
 			this.aroundLength[other] = this.surroundingTokens(other, at);
 			this.aroundTotal += this.aroundLength[other]!;
 		}
@@ -179,21 +158,8 @@ export class ScopeIndex {
 
 	private postings(map: Map<string, Postings>, term: string): Postings {
 		let postings = map.get(term);
-		if (!postings) map.set(term, (postings = new Postings()));
+		if (!postings) map.set(term, (postings = []));
 		return postings;
-	}
-
-	private reserve(size: number): void {
-		if (size <= this.textLength.length) return;
-		const capacity = Math.max(size, this.textLength.length * 2);
-		const grow = <T extends Uint32Array | Uint8Array>(array: T, make: (length: number) => T): T => {
-			const next = make(capacity);
-			next.set(array);
-			return next;
-		};
-		this.textLength = grow(this.textLength, (length) => new Uint32Array(length));
-		this.aroundLength = grow(this.aroundLength, (length) => new Uint32Array(length));
-		this.nameLength = grow(this.nameLength, (length) => new Uint8Array(length));
 	}
 
 	/**
@@ -209,9 +175,9 @@ export class ScopeIndex {
 		this.terms.clear();
 		this.names.clear();
 		this.recentTokens.length = 0;
-		this.textLength.fill(0);
-		this.aroundLength.fill(0);
-		this.nameLength.fill(0);
+		this.textLength = [];
+		this.aroundLength = [];
+		this.nameLength = [];
 		this.textTotal = this.aroundTotal = this.nameTotal = 0;
 		this.add(kept);
 	}
@@ -240,13 +206,7 @@ export class ScopeIndex {
 		const total = this.messages.length;
 		const terms = this.queryTerms(query);
 		if (terms.length === 0 || total === 0) return [];
-		if (this.scores.length < total) {
-			this.scores = new Float64Array(this.textLength.length);
-			this.matched = new Uint8Array(this.textLength.length);
-			this.lastTerm = new Int32Array(this.textLength.length);
-			this.around = new Float64Array(this.textLength.length);
-		}
-		const { scores, matched, lastTerm } = this;
+		const { scores, matched, lastTerm } = scratch(total);
 		const touched: number[] = [];
 		const textAverage = this.textTotal / total;
 		const aroundAverage = this.aroundTotal / total || 1;
@@ -265,19 +225,19 @@ export class ScopeIndex {
 			term++;
 			const own = this.terms.get(word);
 			if (own) {
-				const weight = idf(total, own.length);
-				for (let index = 0; index < own.length; index++) {
-					const at = own.places[index]!;
-					score(at, weight * bm25(own.counts[index]!, this.textLength[at]!, textAverage));
+				const weight = idf(total, own.length / 2);
+				for (let index = 0; index < own.length; index += 2) {
+					const at = own[index]!;
+					score(at, weight * bm25(own[index + 1]!, this.textLength[at]!, textAverage));
 				}
 				this.scoreSurroundings(own, total, aroundAverage, score);
 			}
 			const name = this.names.get(word);
 			if (name) {
-				const weight = AUTHOR_BOOST * idf(total, name.length);
-				for (let index = 0; index < name.length; index++) {
-					const at = name.places[index]!;
-					score(at, weight * bm25(name.counts[index]!, this.nameLength[at]!, nameAverage));
+				const weight = AUTHOR_BOOST * idf(total, name.length / 2);
+				for (let index = 0; index < name.length; index += 2) {
+					const at = name[index]!;
+					score(at, weight * bm25(name[index + 1]!, this.nameLength[at]!, nameAverage));
 				}
 			}
 		}
@@ -301,11 +261,11 @@ export class ScopeIndex {
 	 * the term counts its occurrences there.
 	 */
 	private scoreSurroundings(postings: Postings, total: number, averageLength: number, add: (at: number, value: number) => void): void {
-		const { around } = this;
+		const { around } = scratch(total);
 		const near: number[] = [];
-		for (let index = 0; index < postings.length; index++) {
-			const at = postings.places[index]!;
-			const count = postings.counts[index]!;
+		for (let index = 0; index < postings.length; index += 2) {
+			const at = postings[index]!;
+			const count = postings[index + 1]!;
 			for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(total - 1, at + AROUND_WINDOW); other++) {
 				if (other === at) continue;
 				if (around[other] === 0) near.push(other);
@@ -320,12 +280,29 @@ export class ScopeIndex {
 	}
 
 	private queryTerms(query: string): string[] {
-		const known = [...analyse(query).terms.keys()].map((term) => ({ term, count: this.terms.get(term)?.length ?? 0 })).filter(({ count }) => count > 0);
+		const known = [...analyse(query).terms.keys()].map((term) => ({ term, count: (this.terms.get(term)?.length ?? 0) / 2 })).filter(({ count }) => count > 0);
 		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE));
 		const distinctive = known.filter(({ count }) => count <= common);
 		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
 		return chosen.map(({ term }) => term);
 	}
+}
+
+/**
+ * Scratch space of a query, one slot per message, shared by every index of the process (a search runs
+ * to its end without yielding): the slots are left at zero after each query.
+ */
+const shared = { scores: new Float64Array(0), matched: new Uint8Array(0), lastTerm: new Int32Array(0), around: new Float64Array(0) };
+
+function scratch(size: number): typeof shared {
+	if (shared.scores.length < size) {
+		const capacity = Math.max(size, shared.scores.length * 2, 1024);
+		shared.scores = new Float64Array(capacity);
+		shared.matched = new Uint8Array(capacity);
+		shared.lastTerm = new Int32Array(capacity);
+		shared.around = new Float64Array(capacity);
+	}
+	return shared;
 }
 
 /** The `k`-th largest of `values` (which it reorders), by quickselect. */

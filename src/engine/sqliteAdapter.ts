@@ -7,6 +7,12 @@ export interface SqliteAdapterOptions {
 	busyTimeoutMs?: number;
 	/** @default 'keyv' (the table @keyv/sqlite writes, so its files open unchanged) */
 	table?: string;
+	/**
+	 * `normal`: a commit is in the write-ahead log before the call returns, so it survives the process
+	 * crashing; `full`: it is also synced to disk (it survives a power cut), which costs 0.4 to 1 ms per
+	 * commit here, during which the event loop waits. @default 'normal'
+	 */
+	synchronous?: 'normal' | 'full';
 }
 
 /**
@@ -40,8 +46,7 @@ export class SqliteAdapter extends EventEmitter {
 		this.db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
 		// WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
 		this.db.pragma('journal_mode = WAL');
-		// Each commit reaches the disk before the call returns: a turn `recordTurn` resolved survives a power cut, not only a crash.
-		this.db.pragma('synchronous = FULL');
+		this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 		// Erasure must not leave deleted text readable in the file's free pages.
 		this.db.pragma('secure_delete = ON');
 		this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key VARCHAR(255) PRIMARY KEY, value TEXT)`);

@@ -28,6 +28,8 @@ export interface StoreOptions {
 	keyv?: Keyv;
 	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE`. @default 2000 */
 	timeoutMs?: number;
+	/** @default 'normal' */
+	sqliteSynchronous?: 'normal' | 'full';
 }
 
 /** Where the default SQLite file lives, resolved against the working directory. */
@@ -39,13 +41,13 @@ export function sqlitePath(url: string): string {
 // so the pool is only ended when the last store on that URL closes.
 const postgresUsers = new Map<string, number>();
 
-async function adapterFor(url: string): Promise<unknown> {
+async function adapterFor(url: string, sqliteSynchronous: 'normal' | 'full' = 'normal'): Promise<unknown> {
 	const scheme = url.slice(0, url.indexOf(':'));
 	switch (scheme) {
 		case 'sqlite': {
 			const path = sqlitePath(url);
 			if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-			return new SqliteAdapter(path);
+			return new SqliteAdapter(path, { synchronous: sqliteSynchronous });
 		}
 		case 'redis':
 		case 'rediss': {
@@ -116,7 +118,7 @@ export class MemoryStore {
 		if (options.keyv) return new MemoryStore(options.keyv, false, 'custom', timeoutMs);
 		let adapter: unknown;
 		try {
-			adapter = await adapterFor(options.storeUrl);
+			adapter = await adapterFor(options.storeUrl, options.sqliteSynchronous);
 		} catch (error) {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });

@@ -19,14 +19,55 @@ const Time = z.number().finite().min(0).max(LATEST_TIME);
 const Text = z.string();
 const Ids = z.array(z.string());
 
-/** The elements of an array that match `item`, the others dropped; a value that is not an array fails. */
-function validItems(item: z.ZodType) {
-	return z.array(z.unknown()).transform((items) => items.filter((value) => item.safeParse(value).success));
+/**
+ * The elements of an array that match `item`, the others dropped; a value that is not an array fails.
+ * `plain`, when given, accepts at a glance the shape the engine writes (zod decides the rest): an archive
+ * chunk or a directory holds hundreds of them, read on every turn.
+ */
+function validItems(item: z.ZodType, plain?: (value: unknown) => boolean) {
+	return z.array(z.unknown()).transform((items) => items.filter((value) => plain?.(value) || item.safeParse(value).success));
 }
 
-/** The entries of a record whose values match `value`, the others dropped; a value that is not an object fails. */
-function validEntries(value: z.ZodType) {
-	return z.record(z.string(), z.unknown()).transform((record) => Object.fromEntries(Object.entries(record).filter(([, field]) => value.safeParse(field).success)));
+/** The entries of a record whose values match `value`, the others dropped; a value that is not an object fails. `plain` as for {@link validItems}. */
+function validEntries(value: z.ZodType, plain?: (value: unknown) => boolean) {
+	return z.record(z.string(), z.unknown()).transform((record) => Object.fromEntries(Object.entries(record).filter(([, field]) => plain?.(field) || value.safeParse(field).success)));
+}
+
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
+const nullableString = (value: unknown) => value === null || typeof value === 'string';
+const isTime = (value: unknown) => typeof value === 'number' && value >= 0 && value <= LATEST_TIME;
+
+/** A stored message exactly as the engine writes it (StoredMessage's schema, checked by hand). */
+function isPlainMessage(value: unknown): boolean {
+	return (
+		isObject(value) &&
+		typeof value.id === 'string' &&
+		value.id.length > 0 &&
+		(value.role === 'user' || value.role === 'persona') &&
+		optionalString(value.authorId) &&
+		optionalString(value.authorName) &&
+		typeof value.text === 'string' &&
+		isTime(value.ts) &&
+		optionalString(value.personaId)
+	);
+}
+
+/** A directory listing exactly as the engine writes it (ScopeListing's schema, checked by hand). */
+function isPlainListing(value: unknown): boolean {
+	return (
+		isObject(value) &&
+		typeof value.key === 'string' &&
+		(value.scope === 'user' || value.scope === 'server') &&
+		typeof value.serverId === 'string' &&
+		typeof value.channelId === 'string' &&
+		nullableString(value.parentChannelId) &&
+		nullableString(value.personaId) &&
+		nullableString(value.lineageId) &&
+		typeof value.lastUpdated === 'number' &&
+		typeof value.expiresAt === 'number'
+	);
 }
 
 const StoredMessage = z.looseObject({
@@ -62,7 +103,7 @@ const ShortTermEntry = z.looseObject({
 	parentChannelId: z.string().nullable().catch(null),
 	personaId: z.string().nullable(),
 	lineageId: z.string().nullable().catch(null),
-	messages: validItems(StoredMessage),
+	messages: validItems(StoredMessage, isPlainMessage),
 	summary: z.string().nullable().catch(null),
 	categories: z.record(z.string(), z.string()).nullable().catch(null),
 	lastUpdated: Time,
@@ -111,10 +152,10 @@ function orMarker(shape: z.ZodType) {
 /** Key patterns; the first that matches gives the shape. */
 const SHAPES: [RegExp, z.ZodType][] = [
 	[/^shortterm:/, ShortTermEntry],
-	[/^archive:.*:chunk:\d+$/, orMarker(validItems(StoredMessage))],
+	[/^archive:.*:chunk:\d+$/, orMarker(validItems(StoredMessage, isPlainMessage))],
 	[/^archive:.*:head$/, orMarker(ArchiveHead)],
 	[/^archive:.*:tombstones$/, orMarker(validEntries(z.number()))],
-	[/^index:(?:user|server):/, validEntries(ScopeListing)],
+	[/^index:(?:user|server):/, validEntries(ScopeListing, isPlainListing)],
 	[/^index:author:/, validEntries(z.looseObject({ count: z.number(), lastTs: z.number() }))],
 	[/^settings:user:/, UserSettings],
 	[/^settings:server:/, ServerSettings],

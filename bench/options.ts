@@ -1,0 +1,73 @@
+/** The sections `npm run bench` can run, in the order it runs them. */
+export const SECTIONS = ['latency', 'scale', 'naive', 'memory', 'recall'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+export const BACKENDS = ['sqlite', 'redis', 'postgres'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+/** What one run measures, and at which scale. */
+export interface BenchPlan {
+	mode: 'full' | 'quick';
+	sections: Set<SectionName>;
+	backends: BackendName[];
+	latency: {
+		/** Messages the measured channel holds once seeded (a member message and a persona reply per turn). */
+		channelMessages: number;
+		/** The last seeding turns, timed one by one. */
+		recordSamples: number;
+		/** Timed buildContext calls after the first (cold) one. */
+		contextSamples: number;
+		throughputSeconds: number;
+		throughputChannels: number;
+	};
+	scale: {
+		storeMessages: number;
+		channels: number;
+		servers: number;
+		/** Channels of exactly these sizes are measured; the rest of the store is spread over the other channels. */
+		sizes: number[];
+		samples: number;
+	};
+	memory: { channels: number; servers: number; turnsPerChannel: number };
+	recall: { budgets: number[] };
+}
+
+const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
+	latency: { channelMessages: 10_000, recordSamples: 1_000, contextSamples: 1_000, throughputSeconds: 5, throughputChannels: 16 },
+	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], samples: 300 },
+	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
+	recall: { budgets: [500, 1_500, 3_000] }
+};
+
+/** A smoke run for CI: every section and backend, a tenth of the data (a tenth of the scale store's channels too), fewer samples. */
+const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
+	latency: { channelMessages: 1_000, recordSamples: 200, contextSamples: 200, throughputSeconds: 2, throughputChannels: 16 },
+	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], samples: 200 },
+	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
+	recall: { budgets: [500, 1_500, 3_000] }
+};
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--only=${SECTIONS.join(',')}] [--backends=${BACKENDS.join(',')}]`;
+
+/** Reads the command line; throws with the usage on anything it does not know. */
+export function parseArguments(argv: readonly string[]): BenchPlan {
+	let quick = false;
+	let sections: SectionName[] = [...SECTIONS];
+	let backends: BackendName[] = [...BACKENDS];
+	for (const argument of argv) {
+		if (argument === '--quick') quick = true;
+		else if (argument.startsWith('--only=')) sections = listOf(argument, SECTIONS);
+		else if (argument.startsWith('--backends=')) backends = listOf(argument, BACKENDS);
+		else if (argument === '--help' || argument === '-h') throw new Error(USAGE);
+		else throw new Error(`Unknown argument "${argument}".\n${USAGE}`);
+	}
+	return { mode: quick ? 'quick' : 'full', sections: new Set(sections), backends, ...(quick ? QUICK : FULL) };
+}
+
+function listOf<T extends string>(argument: string, known: readonly T[]): T[] {
+	const [flag, value = ''] = argument.split('=', 2) as [string, string?];
+	const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+	const unknown = names.filter((name) => !known.includes(name as T));
+	if (names.length === 0 || unknown.length > 0) throw new Error(`${flag} takes a comma list of ${known.join(', ')}; got "${value}".\n${USAGE}`);
+	return known.filter((name) => names.includes(name));
+}

@@ -1,0 +1,220 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { count, mib, ms, percent, table, times } from './format';
+import type { BenchPlan } from './options';
+import type { BackendLatencyResult, BenchResults, MachineInfo, NaiveRow, ScaleResult, StorageRow, TargetCheck } from './results';
+
+export function machineInfo(): MachineInfo {
+	const cpuList = cpus();
+	return {
+		cores: cpuList.length,
+		cpuModel: cpuList[0]?.model.trim() ?? 'unknown',
+		totalMemoryBytes: totalmem(),
+		node: process.version,
+		platform: `${platform()} ${release()} ${arch()}`,
+		loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
+		date: new Date().toISOString()
+	};
+}
+
+export function renderHeader(results: BenchResults): string {
+	const { machine } = results;
+	return [
+		`sapphire-plugin-memory benchmark: ${results.mode} run`,
+		`Machine: ${machine.cores} cores, ${machine.cpuModel}, ${(machine.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB RAM, Node ${machine.node}, ${machine.platform}`,
+		`Date: ${machine.date}; load average at start ${machine.loadAverage.join(', ')} (other work on the machine skews the figures)`,
+		`Sections: ${results.sections.join(', ')}; backends: ${results.backends.join(', ')}`,
+		''
+	].join('\n');
+}
+
+export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan): string {
+	const notes: string[] = [];
+	const rows = results.map((result) => {
+		if (!result.buildContext || !result.recordTurn) {
+			notes.push(`${result.backend}: ${result.skipped ? `skipped: ${result.skipped}` : `failed: ${firstLine(result.error)}`}`);
+			return [result.backend, ...Array<string>(9).fill('—')];
+		}
+		const throughput = result.throughput!;
+		if (throughput.failed) notes.push(`${result.backend}: ${count(throughput.failed)} turns failed during the throughput run: ${firstLine(throughput.firstError)}`);
+		return [
+			result.backend,
+			ms(result.recordTurn.p50),
+			ms(result.recordTurn.p99),
+			ms(result.recordTurn.mean),
+			ms(result.firstContextMs),
+			ms(result.buildContext.p50),
+			ms(result.buildContext.p99),
+			ms(result.buildContext.mean),
+			count(throughput.turnsPerSecond),
+			`${result.seedSeconds!.toFixed(1)} s`
+		];
+	});
+	const { latency } = plan;
+	return table(
+		`1. Latency and throughput: one guild channel of ${count(latency.channelMessages)} messages (20 members, persona "sol"), times in ms`,
+		['backend', 'record p50', 'record p99', 'record mean', 'first ctx', 'ctx p50', 'ctx p99', 'ctx mean', 'turns/s', 'seeding'],
+		rows,
+		[
+			`recordTurn: the last ${count(latency.recordSamples)} seeding turns, one member message + one reply each, one at a time.`,
+			`first ctx: the first buildContext after reopening the engine on the seeded store (cold load); ctx: the ${count(latency.contextSamples)} after it, a different question each.`,
+			`turns/s: ${latency.throughputChannels} recordTurn calls in flight over ${latency.throughputChannels} new channels of the same guild for ${latency.throughputSeconds} s, resolved turns only.`,
+			...notes
+		]
+	);
+}
+
+export function renderScale(scale: ScaleResult): string {
+	const rows = scale.points.map((point) => [
+		count(point.size),
+		ms(point.firstContextMs),
+		ms(point.buildContext.p50),
+		ms(point.buildContext.p99),
+		ms(point.buildContext.mean),
+		ms(point.recordTurn.p50),
+		ms(point.recordTurn.p99),
+		ms(point.recordTurn.mean)
+	]);
+	const { growth } = scale;
+	rows.push([`${count(growth.to)} / ${count(growth.from)}`, '', times(growth.buildContext.p50), times(growth.buildContext.p99), '', times(growth.recordTurn.p50), times(growth.recordTurn.p99), '']);
+	const samples = scale.points[0]?.buildContext.count ?? 0;
+	return table(
+		`2. Scale (SQLite): ${count(scale.storeMessages)} messages over ${count(scale.channels)} channels in ${count(scale.servers)} servers, times in ms`,
+		['channel messages', 'first ctx', 'ctx p50', 'ctx p99', 'ctx mean', 'record p50', 'record p99', 'record mean'],
+		rows,
+		[
+			`Seeded in ${count(scale.seedTurns)} turns (up to 20 member messages + 1 reply each, channels interleaved) in ${scale.seedSeconds.toFixed(1)} s.`,
+			`Per channel: the first context, then ${count(samples)} contexts (a different question each) at exactly that size, then ${count(scale.points[0]?.recordTurn.count ?? 0)} one-message turns.`,
+			'Last row: largest channel / smallest channel.'
+		]
+	);
+}
+
+/** The naive reference's rows: the SQLite latency channel and each scale channel. */
+export function naiveRows(latency: BackendLatencyResult[] | undefined, scale: ScaleResult | undefined): NaiveRow[] {
+	const rows: NaiveRow[] = [];
+	const sqlite = latency?.find((result) => result.backend === 'sqlite' && result.naive);
+	if (sqlite) rows.push({ where: 'latency channel', messages: sqlite.channelMessages!, recordTurn: sqlite.recordTurn!, buildContext: sqlite.buildContext!, naive: sqlite.naive! });
+	for (const point of scale?.points ?? []) if (point.naive) rows.push({ where: 'scale channel', messages: point.size, recordTurn: point.recordTurn, buildContext: point.buildContext, naive: point.naive });
+	return rows;
+}
+
+export function renderNaive(rows: NaiveRow[], scale: ScaleResult | undefined): string {
+	const cells = rows.map((row) => [
+		`${row.where} ${count(row.messages)}`,
+		ms(row.naive.recordTurn.p50),
+		ms(row.naive.recordTurn.p99),
+		ms(row.naive.buildContext.p50),
+		ms(row.naive.buildContext.p99),
+		times(row.naive.oursOverNaive.recordTurn.p50),
+		times(row.naive.oursOverNaive.recordTurn.p99),
+		times(row.naive.oursOverNaive.buildContext.p50),
+		times(row.naive.oursOverNaive.buildContext.p99)
+	]);
+	const naiveGrowth = scale?.growth.naive;
+	if (naiveGrowth && scale) {
+		cells.push([`naive ${count(scale.growth.to)} / ${count(scale.growth.from)}`, times(naiveGrowth.recordTurn.p50), times(naiveGrowth.recordTurn.p99), times(naiveGrowth.buildContext.p50), times(naiveGrowth.buildContext.p99), '', '', '', '']);
+	}
+	return table(
+		'3. Naive reference (in-memory arrays, full keyword scan), same turns and questions; naive times in ms, then ours / naive',
+		['channel', 'naive rec p50', 'naive rec p99', 'naive ctx p50', 'naive ctx p99', 'rec p50 ×', 'rec p99 ×', 'ctx p50 ×', 'ctx p99 ×'],
+		cells,
+		[
+			'Naive: record pushes the messages; context = newest 10 messages + every older one ranked by shared lower-cased words, packed by tokenCount into 1,500 tokens.',
+			'Ratios above 1× mean the engine is slower than the naive reference (it persists every turn; the naive one keeps nothing across a restart).'
+		]
+	);
+}
+
+export function renderMemory(memory: NonNullable<BenchResults['memory']>): string {
+	const parts: string[] = [];
+	const active = memory.activeChannels;
+	if (active) {
+		const gcNote = active.gcAvailable ? 'after global.gc()' : 'global.gc() unavailable: figures include garbage';
+		parts.push(
+			table(
+				`4. Memory: a fresh SQLite engine, ${active.turns / active.channels} turns and 1 context in each of ${count(active.channels)} channels (${count(active.servers)} servers), in a child process`,
+				['measure', 'value'],
+				[
+					['RSS of the bare process (engine not loaded)', mib(active.processStart.rss)],
+					['RSS before (engine open, empty store)', mib(active.before.rss)],
+					[`RSS with ${count(active.channels)} active channels`, mib(active.after.rss)],
+					['heap used before', mib(active.before.heapUsed)],
+					['heap used after', mib(active.after.heapUsed)],
+					['recordTurn p50 / p99 (ms)', `${ms(active.recordTurn.p50)} / ${ms(active.recordTurn.p99)}`],
+					['buildContext p50 / p99 (ms), first in each channel', `${ms(active.buildContext.p50)} / ${ms(active.buildContext.p99)}`],
+					['time', `${active.seconds.toFixed(1)} s`]
+				],
+				[
+					`Read ${gcNote}, with the engine still open. Runtime: ${active.runtime}.`,
+					'The process also holds the bench\'s text generator (a few MiB, in "before" already) and one latency per operation.'
+				]
+			)
+		);
+	}
+	if (memory.storage.length) parts.push(renderStorage(memory.storage));
+	return parts.join('\n');
+}
+
+function renderStorage(rows: StorageRow[]): string {
+	return table(
+		'4b. Store size per 100,000 messages',
+		['store', 'messages', 'grown by', 'per 100,000 messages', 'what is measured'],
+		rows.map((row) => [
+			row.store,
+			count(row.messages),
+			mib(row.beforeBytes === null || row.afterBytes === null ? null : row.afterBytes - row.beforeBytes),
+			mib(row.bytesPer100kMessages),
+			row.measures
+		])
+	);
+}
+
+/** Disk per 100,000 messages: the scale store first, then each latency store. */
+export function storageRows(latency: BackendLatencyResult[] | undefined, scale: ScaleResult | undefined): StorageRow[] {
+	const rows: StorageRow[] = [];
+	if (scale) rows.push({ store: 'sqlite (scale store)', ...scale.storage });
+	for (const result of latency ?? []) if (result.storage) rows.push({ store: `${result.backend} (latency channel)`, ...result.storage });
+	return rows;
+}
+
+export function renderRecall(recall: NonNullable<BenchResults['recall']>): string {
+	return table(
+		`5. Recall (SQLite): long-conversation fixture, ${count(recall.messages)} messages in ${count(recall.turns)} turns, ${recall.questions} questions`,
+		['budget (tokens)', 'answer turns found', 'recall', 'max context tokens', 'plain BM25 packed'],
+		recall.points.map((point) => [count(point.budget), `${count(point.found)}/${count(point.answerTurns)}`, percent(point.recall), count(point.maxContextTokens), percent(point.plainBm25Recall)]),
+		[`Full history: ${count(recall.fullHistoryTokens)} tokens. Keyword top-3 reference: ${percent(recall.keywordTop3Recall)}.`]
+	);
+}
+
+export function renderTargets(checks: TargetCheck[], mode: BenchResults['mode']): string {
+	const lines = ['Targets' + (mode === 'quick' ? ' (quick run: the targets are checked on the full run only; the quick figures are shown)' : ''), ''];
+	const width = Math.max(...checks.map((check) => check.name.length));
+	for (const check of checks) {
+		const status = check.status === 'QUICK' ? '----' : check.status === 'NOT RUN' ? 'SKIP' : check.status;
+		lines.push(`${status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.shown.padStart(12)}  (target ${check.target})${check.status === 'NOT RUN' ? ' not measured in this run' : ''}`);
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+/** Writes `bench-results/bench-<date>.json` and `bench-results/latest.json`; returns the dated file's path. */
+export function writeJson(results: BenchResults): string {
+	const directory = join(__dirname, '..', 'bench-results');
+	mkdirSync(directory, { recursive: true });
+	const json = `${JSON.stringify(results, jsonNumbers, '\t')}\n`;
+	// ISO 8601 with ":" and "." made file-name safe.
+	const file = join(directory, `bench-${results.machine.date.replace(/[:.]/g, '-')}.json`);
+	writeFileSync(file, json);
+	writeFileSync(join(directory, 'latest.json'), json);
+	return file;
+}
+
+/** NaN and Infinity become null (JSON has neither). */
+function jsonNumbers(_key: string, value: unknown): unknown {
+	return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+function firstLine(text: string | undefined): string {
+	return (text ?? 'unknown error').split('\n')[0]!;
+}

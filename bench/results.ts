@@ -1,0 +1,171 @@
+import type { BackendName, BenchPlan, SectionName } from './options';
+import type { LatencySummary } from './stats';
+
+/** The machine the figures were taken on. */
+export interface MachineInfo {
+	cores: number;
+	cpuModel: string;
+	totalMemoryBytes: number;
+	node: string;
+	platform: string;
+	/** os.loadavg() when the run started: 1, 5 and 15 minutes. */
+	loadAverage: number[];
+	/** ISO 8601, when the run started. */
+	date: string;
+}
+
+/** p50 and p99 ratios of two latency summaries. */
+export interface LatencyRatio {
+	p50: number;
+	p99: number;
+}
+
+export interface ThroughputResult {
+	/** `recordTurn` calls kept in flight, one per channel. */
+	inFlight: number;
+	seconds: number;
+	resolved: number;
+	failed: number;
+	turnsPerSecond: number;
+	firstError?: string;
+}
+
+/** What a store grew by while the bench wrote `messages` messages into it. */
+export interface StorageGrowth {
+	beforeBytes: number | null;
+	afterBytes: number | null;
+	messages: number;
+	bytesPer100kMessages: number | null;
+	/** What the bytes are. */
+	measures: string;
+}
+
+/** The naive reference's figures on the same turns and queries as the engine's. */
+export interface NaiveFigures {
+	recordTurn: LatencySummary;
+	buildContext: LatencySummary;
+	/** Engine / naive. */
+	oursOverNaive: { recordTurn: LatencyRatio; buildContext: LatencyRatio };
+}
+
+export interface BackendLatencyResult {
+	backend: BackendName;
+	skipped?: string;
+	error?: string;
+	channelMessages?: number;
+	seedSeconds?: number;
+	recordTurn?: LatencySummary;
+	/** Reopening the engine on the seeded store before the first context, so that it loads the channel cold. */
+	reopenMs?: number;
+	firstContextMs?: number;
+	buildContext?: LatencySummary;
+	throughput?: ThroughputResult;
+	storage?: StorageGrowth;
+	naive?: NaiveFigures;
+}
+
+export interface ScalePoint {
+	size: number;
+	firstContextMs: number;
+	buildContext: LatencySummary;
+	/** Timed after the contexts, as the channel grows from `size` by two messages a turn. */
+	recordTurn: LatencySummary;
+	naive?: NaiveFigures;
+}
+
+export interface NaiveRow {
+	where: string;
+	messages: number;
+	recordTurn: LatencySummary;
+	buildContext: LatencySummary;
+	naive: NaiveFigures;
+}
+
+/** Disk (or server memory) a store takes per 100,000 messages. */
+export interface StorageRow extends StorageGrowth {
+	store: string;
+}
+
+export interface ScaleResult {
+	storeMessages: number;
+	channels: number;
+	servers: number;
+	seedTurns: number;
+	seedSeconds: number;
+	storage: StorageGrowth;
+	points: ScalePoint[];
+	/** Largest size / smallest size. */
+	growth: { from: number; to: number; recordTurn: LatencyRatio; buildContext: LatencyRatio; naive?: { recordTurn: LatencyRatio; buildContext: LatencyRatio } };
+}
+
+export interface MemoryReading {
+	rss: number;
+	heapUsed: number;
+}
+
+export interface MemoryResult {
+	/** What ran the measurement. */
+	runtime: string;
+	channels: number;
+	servers: number;
+	turns: number;
+	contexts: number;
+	gcAvailable: boolean;
+	/** The bare process, before the engine's modules were loaded. */
+	processStart: MemoryReading;
+	/** After opening the engine on an empty store, before any turn. */
+	before: MemoryReading;
+	/** With every channel active: all turns recorded and one context built in each, engine still open. */
+	after: MemoryReading;
+	seconds: number;
+	recordTurn: LatencySummary;
+	buildContext: LatencySummary;
+}
+
+export interface RecallPoint {
+	budget: number;
+	answerTurns: number;
+	found: number;
+	recall: number;
+	maxContextTokens: number;
+	/** The test suite's plain BM25 reference, packed into the same budget. */
+	plainBm25Recall: number;
+}
+
+export interface RecallResult {
+	messages: number;
+	turns: number;
+	questions: number;
+	fullHistoryTokens: number;
+	/** The test suite's keyword top-3 reference (budget-free). */
+	keywordTop3Recall: number;
+	points: RecallPoint[];
+}
+
+export interface TargetCheck {
+	name: string;
+	target: string;
+	value: number | null;
+	shown: string;
+	status: 'PASS' | 'MISS' | 'QUICK' | 'NOT RUN';
+}
+
+export interface BenchResults {
+	machine: MachineInfo;
+	mode: 'full' | 'quick';
+	sections: SectionName[];
+	backends: BackendName[];
+	/** The sizes and sample counts of this mode. */
+	parameters: Pick<BenchPlan, 'latency' | 'scale' | 'memory' | 'recall'>;
+	durationSeconds?: number;
+	sectionSeconds: Partial<Record<SectionName, number>>;
+	latency?: BackendLatencyResult[];
+	scale?: ScaleResult;
+	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
+	naive?: NaiveRow[];
+	memory?: { activeChannels?: MemoryResult; storage: StorageRow[] };
+	recall?: RecallResult;
+	targets?: TargetCheck[];
+	/** Sections that threw, with the error. */
+	errors: { section: string; error: string }[];
+}

@@ -1,0 +1,130 @@
+/// <reference path="../src/engine/vendor.d.ts" />
+/**
+ * The benchmark harness: `npm run bench` (full) or `npm run bench -- --quick` (CI smoke run).
+ * Tables go to stdout, progress to stderr, figures to bench-results/. See bench/options.ts for the flags.
+ */
+import { performance } from 'node:perf_hooks';
+import { progress } from './log';
+import { type BenchPlan, parseArguments, type SectionName } from './options';
+import {
+	machineInfo,
+	naiveRows,
+	renderHeader,
+	renderLatency,
+	renderMemory,
+	renderNaive,
+	renderRecall,
+	renderScale,
+	renderTargets,
+	storageRows,
+	writeJson
+} from './report';
+import type { BenchResults } from './results';
+import { runLatency } from './sections/latency';
+import { runMemory } from './sections/memory';
+import { runRecall } from './sections/recall';
+import { runScale } from './sections/scale';
+import { errorText } from './sections/shared';
+import { checkTargets } from './targets';
+
+/** How long the process may linger after the report before it is ended (an open handle somewhere). */
+const EXIT_GRACE_MS = 5_000;
+
+async function main(): Promise<number> {
+	let plan: BenchPlan;
+	try {
+		plan = parseArguments(process.argv.slice(2));
+	} catch (error) {
+		console.error((error as Error).message);
+		return 2;
+	}
+	const wants = (section: SectionName) => plan.sections.has(section);
+	// The naive reference is measured on the scale store's data (and the SQLite latency channel's).
+	if (wants('naive') && !wants('scale') && !(wants('latency') && plan.backends.includes('sqlite'))) {
+		progress('naive: the naive reference runs on the scale data: running the scale section too');
+		plan.sections.add('scale');
+	}
+
+	const { latency, scale, memory, recall } = plan;
+	const results: BenchResults = {
+		machine: machineInfo(),
+		mode: plan.mode,
+		sections: [...plan.sections],
+		backends: plan.backends,
+		parameters: { latency, scale, memory, recall },
+		sectionSeconds: {},
+		errors: []
+	};
+	const started = performance.now();
+	print(renderHeader(results));
+	progress(`${plan.mode} run: ${results.sections.join(', ')} on ${plan.backends.join(', ')}`);
+
+	/** Runs one section; a section that throws is reported and the others still run. */
+	const section = async <T>(name: SectionName, run: () => Promise<T>): Promise<T | undefined> => {
+		// What the previous section left behind is collected now, not during this one's timings.
+		(globalThis as { gc?: () => void }).gc?.();
+		progress(`${name}: starting`);
+		const sectionStarted = performance.now();
+		try {
+			return await run();
+		} catch (error) {
+			progress(`${name}: failed: ${errorText(error)}`);
+			results.errors.push({ section: name, error: errorText(error) });
+			return undefined;
+		} finally {
+			const seconds = (performance.now() - sectionStarted) / 1000;
+			results.sectionSeconds[name] = seconds;
+			progress(`${name}: done in ${seconds.toFixed(1)} s`);
+		}
+	};
+
+	if (wants('latency')) {
+		results.latency = await section('latency', () => runLatency(plan, wants('naive')));
+		for (const failed of results.latency?.filter((result) => result.error) ?? []) results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
+		if (results.latency) print(renderLatency(results.latency, plan));
+	}
+	if (wants('scale')) {
+		results.scale = await section('scale', () => runScale(plan, wants('naive')));
+		if (results.scale) print(renderScale(results.scale));
+	}
+	if (wants('naive')) {
+		results.naive = naiveRows(results.latency, results.scale);
+		if (results.naive.length) print(renderNaive(results.naive, results.scale));
+	}
+	if (wants('memory')) {
+		const activeChannels = await section('memory', () => runMemory(plan));
+		results.memory = { ...(activeChannels ? { activeChannels } : {}), storage: storageRows(results.latency, results.scale) };
+		print(renderMemory(results.memory));
+	}
+	if (wants('recall')) {
+		results.recall = await section('recall', () => runRecall(plan));
+		if (results.recall) print(renderRecall(results.recall));
+	}
+
+	results.durationSeconds = (performance.now() - started) / 1000;
+	results.targets = checkTargets(results);
+	print(renderTargets(results.targets, plan.mode));
+	const file = writeJson(results);
+	print(`Figures written to ${file} and bench-results/latest.json (${results.durationSeconds.toFixed(1)} s).`);
+	for (const { section: name, error } of results.errors) print(`ERROR in ${name}: ${error.split('\n')[0]}`);
+	return results.errors.length ? 1 : 0;
+}
+
+function print(text: string): void {
+	// A blank line after each block.
+	process.stdout.write(`${text.trimEnd()}\n\n`);
+}
+
+main().then(
+	(code) => {
+		process.exitCode = code;
+		setTimeout(() => {
+			progress('a connection is still open; exiting');
+			process.exit(code);
+		}, EXIT_GRACE_MS).unref();
+	},
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	}
+);

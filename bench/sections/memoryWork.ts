@@ -1,0 +1,67 @@
+import { performance } from 'node:perf_hooks';
+import { sqliteStore } from '../backends';
+import { ChatCorpus } from '../corpus';
+import { count } from '../format';
+import { progress, ProgressCounter } from '../log';
+import type { MemoryResult, MemoryReading } from '../results';
+import { summarize, timed } from '../stats';
+import { channelOf, ChatWorkload, openEngine } from '../workload';
+
+/** RSS and heap after a full garbage collection (when --expose-gc gave one). */
+export function settledMemory(): MemoryReading {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	if (gc) for (let round = 0; round < 3; round++) gc();
+	const { rss, heapUsed } = process.memoryUsage();
+	return { rss, heapUsed };
+}
+
+/**
+ * A fresh SQLite engine, `turnsPerChannel` turns in each of `channels` channels (round after round,
+ * so they are all active together) and one context in each, then the memory with the engine still open.
+ */
+export async function measureMemory(channels: number, servers: number, turnsPerChannel: number, processStart: MemoryReading, runtime: string): Promise<MemoryResult> {
+	const store = sqliteStore();
+	const workload = new ChatWorkload(new ChatCorpus(303));
+	const engine = await openEngine(store.storeUrl, workload.clock);
+	try {
+		// Made again for each call rather than kept, so the bench holds nothing per channel.
+		const channelAt = (index: number) => channelOf(index % servers, index);
+		const before = settledMemory();
+		const started = performance.now();
+		progress(`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one context in each…`);
+		const counter = new ProgressCounter('memory: recorded', channels * turnsPerChannel, 'turns');
+		const record: number[] = [];
+		for (let round = 0; round < turnsPerChannel; round++) {
+			for (let index = 0; index < channels; index++) {
+				const turn = workload.turn(channelAt(index));
+				record.push((await timed(() => engine.recordTurn(turn)))[1]);
+				counter.update(record.length);
+			}
+		}
+		const contexts: number[] = [];
+		const contextCounter = new ProgressCounter('memory: built', channels, 'contexts');
+		for (let index = 0; index < channels; index++) {
+			const request = workload.request(channelAt(index));
+			contexts.push((await timed(() => engine.buildContext(request)))[1]);
+			contextCounter.update(contexts.length);
+		}
+		const after = settledMemory();
+		return {
+			runtime,
+			channels,
+			servers,
+			turns: record.length,
+			contexts: contexts.length,
+			gcAvailable: typeof (globalThis as { gc?: unknown }).gc === 'function',
+			processStart,
+			before,
+			after,
+			seconds: (performance.now() - started) / 1000,
+			recordTurn: summarize(record),
+			buildContext: summarize(contexts)
+		};
+	} finally {
+		await engine.close();
+		await store.dispose();
+	}
+}

@@ -1,0 +1,38 @@
+import { count, mib, ms, times } from './format';
+import type { BenchResults, TargetCheck } from './results';
+
+interface TargetSpec {
+	name: string;
+	/** The figure, or null when its section or backend did not run. */
+	value: number | null;
+	limit: number;
+	/** `max`: the figure must be at most the limit; `below`: strictly under it; `min`: at least it. */
+	kind: 'max' | 'below' | 'min';
+	show: (value: number) => string;
+}
+
+/** The performance targets, checked on a full run; a quick run shows its figures without judging them. */
+export function checkTargets(results: BenchResults): TargetCheck[] {
+	const sqlite = results.latency?.find((result) => result.backend === 'sqlite' && result.buildContext);
+	const at = sqlite ? ` at ${count(sqlite.channelMessages!)} messages` : '';
+	const growth = results.scale?.growth;
+	const span = growth ? ` ${count(growth.to)}/${count(growth.from)}` : '';
+	const memory = results.memory?.activeChannels;
+	const specs: TargetSpec[] = [
+		{ name: `SQLite buildContext p50${at}`, value: sqlite?.buildContext?.p50 ?? null, limit: 0.5, kind: 'max', show: (value) => `${ms(value)} ms` },
+		{ name: `SQLite buildContext p99${at}`, value: sqlite?.buildContext?.p99 ?? null, limit: 3, kind: 'max', show: (value) => `${ms(value)} ms` },
+		{ name: `SQLite recordTurn p50${at}`, value: sqlite?.recordTurn?.p50 ?? null, limit: 1, kind: 'max', show: (value) => `${ms(value)} ms` },
+		{ name: 'SQLite throughput, 16 turns in flight', value: sqlite?.throughput?.turnsPerSecond ?? null, limit: 1_000, kind: 'min', show: (value) => `${count(value)} turns/s` },
+		{ name: `recordTurn p50 ratio${span}`, value: growth?.recordTurn.p50 ?? null, limit: 1.5, kind: 'max', show: times },
+		{ name: `buildContext p50 ratio${span}`, value: growth?.buildContext.p50 ?? null, limit: 3, kind: 'max', show: times },
+		{ name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`, value: memory?.after.rss ?? null, limit: 200 * 2 ** 20, kind: 'below', show: mib }
+	];
+	return specs.map((spec) => judge(spec, results.mode === 'quick'));
+}
+
+function judge(spec: TargetSpec, quick: boolean): TargetCheck {
+	const target = `${spec.kind === 'max' ? '≤' : spec.kind === 'below' ? '<' : '≥'} ${spec.show(spec.limit)}`;
+	if (spec.value === null || !Number.isFinite(spec.value)) return { name: spec.name, target, value: null, shown: '—', status: 'NOT RUN' };
+	const met = spec.kind === 'max' ? spec.value <= spec.limit : spec.kind === 'below' ? spec.value < spec.limit : spec.value >= spec.limit;
+	return { name: spec.name, target, value: spec.value, shown: spec.show(spec.value), status: quick ? 'QUICK' : met ? 'PASS' : 'MISS' };
+}
