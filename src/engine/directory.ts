@@ -30,8 +30,19 @@ export interface ScopeListing {
 
 export type Listings = Record<string, ScopeListing>;
 
-/** Whose directory: a server's (`index:server:<id>`) or a user's (`index:user:<id>`), as the registries name them. */
-export type DirectoryOwner = ['servers' | 'users', string];
+/**
+ * Whose directory, as the registries name them: a server's (`index:server:<id>`: its server-scope
+ * entries), a user's (`index:user:<id>`: their user-scope entries) or a guild channel's
+ * (`index:channel:<serverId>:<channelId>`, id `<serverId>:<channelId>`: its members' user-scope entries).
+ */
+export type DirectoryOwner = ['servers' | 'users' | 'channels', string];
+
+/** The key of an owner's directory. */
+export function directoryKey([kind, id]: DirectoryOwner): string {
+	if (kind === 'servers') return Keys.serverIndex(id);
+	if (kind === 'users') return Keys.userIndex(id);
+	return `index:channel:${id}`;
+}
 
 /**
  * Lists the short-term entries of each server and of each user, so that cross-channel memory
@@ -50,7 +61,9 @@ export class ScopeDirectory {
 	/**
 	 * Records that each key now holds its entry, and forgets listings long expired (the sweep deletes
 	 * their entries first). User-scope entries are listed under their user and, in a guild, under
-	 * their server too, so that a moderator's channel wipe finds them.
+	 * their channel too, so that a moderator's channel wipe finds them. (Not under their server: a
+	 * server's directory would then grow with members times channels, and be rewritten at every
+	 * member's first turn in a channel.)
 	 */
 	public async track(entries: readonly { key: string; entry: ShortTermEntry }[], now: number, options: { steady?: ReadonlySet<string> } = {}): Promise<void> {
 		const grace = keptPastExpiryMs(this.config());
@@ -70,12 +83,12 @@ export class ScopeDirectory {
 				lastUpdated: entry.lastUpdated,
 				expiresAt: entry.lastUpdated + lifetime + (steady ? Math.min(LISTING_SLACK_MS, lifetime / 10) : 0)
 			};
-			const directories = entry.scope === 'server' ? [Keys.serverIndex(entry.serverId)] : [Keys.userIndex(entry.userId!)];
-			owners.set(directories[0]!, entry.scope === 'server' ? ['servers', entry.serverId] : ['users', entry.userId!]);
-			if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) {
-				directories.push(Keys.serverIndex(entry.serverId));
-				owners.set(directories[1]!, ['servers', entry.serverId]);
-			}
+			const own: DirectoryOwner[] = entry.scope === 'server' ? [['servers', entry.serverId]] : [['users', entry.userId!]];
+			if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) own.push(['channels', `${entry.serverId}:${entry.channelId}`]);
+			const directories = own.map((owner) => {
+				owners.set(directoryKey(owner), owner);
+				return directoryKey(owner);
+			});
 			for (const directory of directories) {
 				// A turn in a steady conversation leaves its listing as it is while what this process wrote still covers the entry.
 				const known = this.written.get(`${directory} ${key}`);
@@ -127,29 +140,29 @@ export class ScopeDirectory {
 	 */
 	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
 		const [kind, id] = owner;
-		const directoryKey = kind === 'servers' ? Keys.serverIndex(id) : Keys.userIndex(id);
-		for (const key of deleted) this.written.delete(`${directoryKey} ${key}`);
-		await this.store.readBack.settled(directoryKey);
+		const key = directoryKey(owner);
+		for (const deletedKey of deleted) this.written.delete(`${key} ${deletedKey}`);
+		await this.store.readBack.settled(key);
 		// By hand rather than through update(): the registry must change while the directory's lock is held.
-		return this.store.lock.run(directoryKey, async () => {
-			const current = await this.store.get<Listings>(directoryKey);
+		return this.store.lock.run(key, async () => {
+			const current = await this.store.get<Listings>(key);
 			const next: Listings = {};
-			for (const [key, listing] of Object.entries(current ?? {})) if (!(deleted.has(key) && listing.expiresAt <= now)) next[key] = listing;
+			for (const [listed, listing] of Object.entries(current ?? {})) if (!(deleted.has(listed) && listing.expiresAt <= now)) next[listed] = listing;
 			const listings = Object.keys(current ?? {}).length - Object.keys(next).length;
 			if (Object.keys(next).length > 0) {
 				if (listings > 0) {
 					const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
-					await this.store.set(directoryKey, next, Math.max(1, longest + keptPastExpiryMs(this.config()) - now));
+					await this.store.set(key, next, Math.max(1, longest + keptPastExpiryMs(this.config()) - now));
 				}
 				return { listings, directoryDeleted: false };
 			}
-			if (current) await this.store.delete([directoryKey]);
+			if (current) await this.store.delete([key]);
 			await this.registry?.remove(kind, [id]);
 			return { listings, directoryDeleted: current !== undefined };
 		});
 	}
 
-	/** Live listings of one server: its server-scope entries and its members' user-scope entries. */
+	/** Live listings of one server: its server-scope entries. */
 	public async server(serverId: string, now: number): Promise<ScopeListing[]> {
 		return live(await this.store.get<Listings>(Keys.serverIndex(serverId)), now);
 	}

@@ -76,7 +76,8 @@ async function deleteOwn(deps: AccountDependencies, userId: string, keys: readon
 	let entriesDeleted = 0;
 	let archivedMessagesRemoved = 0;
 	let summariesDropped = 0;
-	const servers = new Map<string, string[]>();
+	/** Channel directory → the user's keys listed there. */
+	const channels = new Map<string, string[]>();
 	for (const key of keys) {
 		await deps.store.lock.runAll([key, Keys.archiveHead(key)], async () => {
 			const entry = await deps.store.get<ShortTermEntry>(key);
@@ -86,16 +87,26 @@ async function deleteOwn(deps: AccountDependencies, userId: string, keys: readon
 				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
 			}
 			const serverId = entry?.serverId ?? listings[key]?.serverId;
-			if (serverId && serverId !== DM_SERVER_ID) servers.set(serverId, [...(servers.get(serverId) ?? []), key]);
+			const channelId = entry?.channelId ?? listings[key]?.channelId;
+			if (serverId && channelId && serverId !== DM_SERVER_ID) {
+				const directory = Keys.channelIndex(serverId, channelId);
+				channels.set(directory, [...(channels.get(directory) ?? []), key]);
+			}
 			if (!archives) return;
 			archivedMessagesRemoved += await deps.archive.remove(key, () => true);
 			await deps.authors.remove(userId, [key]);
 		});
 	}
-	// User-scope entries are listed under their user and, in a guild, under the server too.
+	// User-scope entries are listed under their user and, in a guild, under their channel too.
 	await deps.directory.forget(Keys.userIndex(userId), keys);
-	await Promise.all([...servers].map(([serverId, serverKeys]) => deps.directory.forget(Keys.serverIndex(serverId), serverKeys)));
+	await Promise.all([...channels].map(([directory, channelKeys]) => deps.directory.forget(directory, channelKeys)));
 	return { entriesDeleted, archivedMessagesRemoved, summariesDropped };
+}
+
+/** The directory of a server-scope key's channel (`shortterm:server:<serverId>:<channelId>…`). */
+function channelDirectory(serverScopeKey: string): string {
+	const parts = parseScopeKey(serverScopeKey)!;
+	return Keys.channelIndex(parts.ownerId, parts.channelId);
 }
 
 /**
@@ -104,13 +115,13 @@ async function deleteOwn(deps: AccountDependencies, userId: string, keys: readon
  * may hold the user's messages.
  */
 async function withRelated(deps: AccountDependencies, userId: string, shared: readonly string[]): Promise<Map<string, string[]>> {
-	const serverIds = [...new Set(shared.flatMap((key) => parseScopeKey(key)?.ownerId ?? []))];
-	const directories = await deps.store.getMany<Listings>(serverIds.map(Keys.serverIndex));
-	const byServer = new Map(serverIds.map((serverId, index) => [serverId, Object.values(directories[index] ?? {})]));
+	const channelKeys = [...new Set(shared.flatMap((key) => (parseScopeKey(key) ? [channelDirectory(key)] : [])))];
+	const directories = await deps.store.getMany<Listings>(channelKeys);
+	const byChannel = new Map(channelKeys.map((directory, index) => [directory, Object.values(directories[index] ?? {})]));
 	return new Map(
 		shared.map((key) => {
 			const parts = parseScopeKey(key)!;
-			const related = (byServer.get(parts.ownerId) ?? []).filter((listing) => {
+			const related = (byChannel.get(channelDirectory(key)) ?? []).filter((listing) => {
 				const other = parseScopeKey(listing.key);
 				return other?.scope === 'user' && other.ownerId !== userId && other.channelId === parts.channelId && other.personaId === parts.personaId;
 			});
@@ -147,7 +158,8 @@ async function strip(deps: AccountDependencies, key: string, userId: string, dro
 		return { removed, summaryDropped };
 	}
 	await deps.store.delete([key]);
-	await deps.directory.forget(Keys.serverIndex(entry.serverId), [key]);
+	if (entry.scope === 'server') await deps.directory.forget(Keys.serverIndex(entry.serverId), [key]);
+	if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) await deps.directory.forget(Keys.channelIndex(entry.serverId, entry.channelId), [key]);
 	if (entry.scope === 'user' && entry.userId) await deps.directory.forget(Keys.userIndex(entry.userId), [key]);
 	return { removed, summaryDropped };
 }

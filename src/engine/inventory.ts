@@ -15,6 +15,7 @@ export const KEY_KINDS = {
 	archiveTombstones: 'archive tombstone lists',
 	userIndexes: 'user indexes',
 	serverIndexes: 'server indexes',
+	channelIndexes: 'channel indexes',
 	authorIndexes: 'author indexes',
 	profiles: 'profiles',
 	topics: 'topic-note sets',
@@ -62,6 +63,7 @@ export function keyKind(key: string): KeyKind {
 	const prefixes: [string, KeyKind][] = [
 		['index:user:', 'userIndexes'],
 		['index:server:', 'serverIndexes'],
+		['index:channel:', 'channelIndexes'],
 		['index:author:', 'authorIndexes'],
 		['ltm:profile:', 'profiles'],
 		['ltm:topics:', 'topics'],

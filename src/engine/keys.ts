@@ -13,8 +13,10 @@ export const Keys = {
 	serverScope: (serverId: string, channelId: string, personaId?: string | null) => `shortterm:server:${serverId}:${channelId}${suffix(personaId)}`,
 	/** The scopes one user wrote, across servers and DMs. */
 	userIndex: (userId: string) => `index:user:${userId}`,
-	/** The server-scope entries of one server. */
+	/** The server-scope entries of one server (one per channel and persona). */
 	serverIndex: (serverId: string) => `index:server:${serverId}`,
+	/** The user-scope entries of one guild channel (one per member and persona), for the channel wipe and erasure. */
+	channelIndex: (serverId: string, channelId: string) => `index:channel:${serverId}:${channelId}`,
 	/** The live scopes (short-term entry and archive) holding messages one user wrote, so erasure never scans the store. */
 	authorIndex: (authorId: string) => `index:author:${authorId}`,
 	/** Long-term profile of one user (MINIMAL users only). */

@@ -16,9 +16,12 @@ export async function wipeChannel(
 	channelId: string,
 	now: number
 ): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
-	const listings = live(await store.get<Listings>(Keys.serverIndex(serverId)), now).filter((listing) => listing.channelId === channelId);
-	const serverKeys = listings.filter((listing) => listing.scope === 'server').map((listing) => listing.key);
-	const userListings = listings.filter((listing) => listing.scope === 'user');
+	const [serverListings, channelListings] = await store.getMany<Listings>([Keys.serverIndex(serverId), Keys.channelIndex(serverId, channelId)]);
+	const serverKeys = live(serverListings, now)
+		.filter((listing) => listing.channelId === channelId && listing.scope === 'server')
+		.map((listing) => listing.key);
+	const userListings = live(channelListings, now).filter((listing) => listing.scope === 'user');
+	const listings = [...serverKeys.map((key) => ({ key })), ...userListings];
 	let messagesDeleted = 0;
 	for (const key of serverKeys) {
 		// An emptied archive's head moves to a new epoch, so every process drops its cached index.
@@ -26,7 +29,8 @@ export async function wipeChannel(
 	}
 	const keys = listings.map((listing) => listing.key);
 	await store.lock.runAll(keys, () => store.delete(keys));
-	await directory.forget(Keys.serverIndex(serverId), keys);
+	await directory.forget(Keys.serverIndex(serverId), serverKeys);
+	await directory.forget(Keys.channelIndex(serverId, channelId), userListings.map((listing) => listing.key));
 	await Promise.all(userListings.map((listing) => directory.forget(Keys.userIndex(listing.key.split(':')[2]!), [listing.key])));
 	return { entriesDeleted: keys.length, messagesDeleted };
 }

@@ -155,7 +155,7 @@ const SHAPES: [RegExp, z.ZodType][] = [
 	[/^archive:.*:chunk:\d+$/, orMarker(validItems(StoredMessage, isPlainMessage))],
 	[/^archive:.*:head$/, orMarker(ArchiveHead)],
 	[/^archive:.*:tombstones$/, orMarker(validEntries(z.number()))],
-	[/^index:(?:user|server):/, validEntries(ScopeListing, isPlainListing)],
+	[/^index:(?:user|server|channel):/, validEntries(ScopeListing, isPlainListing)],
 	[/^index:author:/, validEntries(z.looseObject({ count: z.number(), lastTs: z.number() }))],
 	[/^settings:user:/, UserSettings],
 	[/^settings:server:/, ServerSettings],

@@ -129,8 +129,11 @@ describe.each(backends)('concurrency on $name', (backend) => {
 
 			expect(Object.keys((await current.store.get<Listings>(Keys.userIndex(MAYA.id)))!)).toHaveLength(channels.length + dms.length);
 			for (const serverId of guilds) {
-				// Per channel: the server scope and the user scopes of both members.
-				expect(Object.keys((await current.store.get<Listings>(Keys.serverIndex(serverId)))!)).toHaveLength(6 * 3);
+				// Per channel: the server scope in the server's directory, the user scopes of both members in the channel's.
+				expect(Object.keys((await current.store.get<Listings>(Keys.serverIndex(serverId)))!)).toHaveLength(6);
+				for (const channelId of channels.filter((channel) => channel.serverId === serverId).map((channel) => channel.channelId)) {
+					expect(Object.keys((await current.store.get<Listings>(Keys.channelIndex(serverId, channelId)))!)).toHaveLength(2);
+				}
 			}
 			await nothingHalfWritten();
 			console.log(`[concurrency] ${backend.name}: ${turns.length} turns at once in ${channels.length} channels of ${guilds.length} guilds and ${dms.length} DMs: all ${hers.length} of her messages in status, export and indexes`);

@@ -32,8 +32,8 @@ for (const backend of backends) {
 
 			const result = await t.engine.sweep();
 
-			// Maya's user scope and the server scope of the first channel, and her DM scope.
-			expect(result).toMatchObject({ entriesDeleted: 3, directoriesDeleted: 1 });
+			// Maya's user scope and the server scope of the first channel, and her DM scope; her directory and the first channel's.
+			expect(result).toMatchObject({ entriesDeleted: 3, directoriesDeleted: 2 });
 			const keys = keysOf(await rawRows(t), t.namespace);
 			expect(keys.filter((key) => key.startsWith('shortterm:') && (key.includes(CHANNEL) || key.includes(DM_CHANNEL)))).toEqual([]);
 			expect(keys).toContain(`shortterm:server:${GUILD}:${OTHER_CHANNEL}:sol`);

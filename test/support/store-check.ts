@@ -90,7 +90,7 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 	const archiveOf = (scope: string) => archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set() }).get(scope)!;
 	const registered = new Map<string, Set<string>>();
 	for (let bucket = 0; bucket < REGISTRY_BUCKETS; bucket++) {
-		for (const kind of ['servers', 'users', 'archives', 'authors']) {
+		for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
 			const ids = Object.keys((values.get(Keys.registry(kind, bucket)) as Record<string, 1> | undefined) ?? {});
 			registered.set(kind, new Set([...(registered.get(kind) ?? []), ...ids]));
 		}
@@ -108,8 +108,9 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 		} else if (key.startsWith('shortterm:')) {
 			entries.set(key, value as ShortTermEntry);
 		} else if (key.startsWith('index:') && !key.startsWith('index:author:')) {
-			const [, kind, id] = key.split(':');
-			if (!registered.get(`${kind}s`)?.has(id!)) problems.push(`${key}: not in registry:${kind}s`);
+			// `index:<kind>:<id>`; a channel's id is `<serverId>:<channelId>`.
+			const [, kind, ...id] = key.split(':');
+			if (!registered.get(`${kind}s`)?.has(id.join(':'))) problems.push(`${key}: not in registry:${kind}s`);
 		} else if (key.startsWith('index:author:')) {
 			if (!registered.get('authors')?.has(key.slice('index:author:'.length))) problems.push(`${key}: not in registry:authors`);
 		}
@@ -144,7 +145,7 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			problems.push(`${key}: not a scope key`);
 			continue;
 		}
-		const directories = parts.scope === 'server' ? [Keys.serverIndex(parts.ownerId)] : [Keys.userIndex(parts.ownerId), ...(entry.serverId === DM_SERVER_ID ? [] : [Keys.serverIndex(entry.serverId)])];
+		const directories = parts.scope === 'server' ? [Keys.serverIndex(parts.ownerId)] : [Keys.userIndex(parts.ownerId), ...(entry.serverId === DM_SERVER_ID ? [] : [Keys.channelIndex(entry.serverId, entry.channelId)])];
 		for (const directory of directories) {
 			const listing = (values.get(directory) as Listings | undefined)?.[key];
 			if (!listing) problems.push(`${key}: not listed in ${directory}`);

@@ -3,7 +3,7 @@ import { Keys } from '../keys';
 import type { MemoryStore } from '../store';
 
 /** What the registries list: the owners of directories, the archives' scopes, the authors with an author index. */
-export type RegistryKind = 'servers' | 'users' | 'archives' | 'authors';
+export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors';
 
 /** Buckets per kind: adding an id rewrites one bucket, 1/64 of the kind's ids. */
 export const REGISTRY_BUCKETS = 64;

@@ -1,6 +1,5 @@
-import type { DirectoryOwner, Listings } from '../directory';
+import { type DirectoryOwner, directoryKey, type Listings } from '../directory';
 import { isExpired } from '../entry';
-import { Keys } from '../keys';
 import type { ShortTermEntry } from '../types';
 import { inBatches } from './batches';
 import type { SweepDependencies, SweepResult } from './sweep';
@@ -11,13 +10,14 @@ import type { SweepDependencies, SweepResult } from './sweep';
  */
 export async function sweepShortTerm(deps: SweepDependencies, now: number, result: SweepResult): Promise<void> {
 	const config = deps.config();
-	const [servers, users] = await Promise.all([deps.registry.list('servers'), deps.registry.list('users')]);
-	const owners: DirectoryOwner[] = [...servers.map((id): DirectoryOwner => ['servers', id]), ...users.map((id): DirectoryOwner => ['users', id])];
-	// A guild's user-scope entry is listed twice (under its user and its server): it is read once.
+	const kinds = ['servers', 'users', 'channels'] as const;
+	const ids = await Promise.all(kinds.map((kind) => deps.registry.list(kind)));
+	const owners = kinds.flatMap((kind, at) => ids[at]!.map((id): DirectoryOwner => [kind, id]));
+	// A guild's user-scope entry is listed twice (under its user and its channel): it is read once.
 	const checked = new Set<string>();
 	const deleted = new Set<string>();
 	await inBatches(owners, async (batch) => {
-		const directories = await deps.store.getMany<Listings>(batch.map(([kind, id]) => (kind === 'servers' ? Keys.serverIndex(id) : Keys.userIndex(id))));
+		const directories = await deps.store.getMany<Listings>(batch.map(directoryKey));
 		const due = [...new Set(directories.flatMap((listings) => Object.values(listings ?? {}).filter((listing) => listing.expiresAt <= now && !checked.has(listing.key)).map((listing) => listing.key)))];
 		const stale: { key: string; entry: ShortTermEntry }[] = [];
 		await inBatches(due, (keys) =>
