@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { eng as englishStopWords } from 'stopword';
 import stem from 'wink-porter2-stemmer';
+import { messageTokens } from './budget';
 import type { StoredMessage } from './types';
 
 const STOP_WORDS = new Set([...englishStopWords, 'did', 'does', 'do', 'what', 'when', 'where', 'who', 'which', 'how', 'why', 'yes', 'ok', 'okay', 'lol']);
@@ -124,6 +125,8 @@ export class ScopeIndex {
 
 	private append(message: StoredMessage): void {
 		const at = this.messages.length;
+		// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
+		messageTokens(message);
 		this.messages.push(message);
 		this.place.set(message.id, at);
 		const { tokens, terms } = analyse(message.text);
