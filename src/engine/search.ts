@@ -45,8 +45,10 @@ export const COMMON_TERM_SHARE = 0.05;
 export const COMMON_TERM_MIN_DOCS = 40;
 /** ...and whatever the archive's size, a term in more messages than this is common: a query's cost stays flat as the archive grows. */
 export const COMMON_TERM_MAX_DOCS = 1000;
-/** When every query term is common, the rarest ones still search. */
+/** When every query term is common, the rarest ones still search... */
 const RAREST_KEPT = 2;
+/** ...through their newest messages only: a query reads at most this many postings per term, whatever the archive's size. */
+export const MAX_POSTINGS_READ = 1000;
 
 /** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
 const K1 = 1.2;
@@ -229,7 +231,7 @@ export class ScopeIndex {
 			const own = this.terms.get(word);
 			if (own) {
 				const weight = idf(total, own.length / 2);
-				for (let index = 0; index < own.length; index += 2) {
+				for (let index = newest(own); index < own.length; index += 2) {
 					const at = own[index]!;
 					score(at, weight * bm25(own[index + 1]!, this.textLength[at]!, textAverage));
 				}
@@ -238,7 +240,7 @@ export class ScopeIndex {
 			const name = this.names.get(word);
 			if (name) {
 				const weight = AUTHOR_BOOST * idf(total, name.length / 2);
-				for (let index = 0; index < name.length; index += 2) {
+				for (let index = newest(name); index < name.length; index += 2) {
 					const at = name[index]!;
 					score(at, weight * bm25(name[index + 1]!, this.nameLength[at]!, nameAverage));
 				}
@@ -266,7 +268,7 @@ export class ScopeIndex {
 	private scoreSurroundings(postings: Postings, total: number, averageLength: number, add: (at: number, value: number) => void): void {
 		const { around } = scratch(total);
 		const near: number[] = [];
-		for (let index = 0; index < postings.length; index += 2) {
+		for (let index = newest(postings); index < postings.length; index += 2) {
 			const at = postings[index]!;
 			const count = postings[index + 1]!;
 			for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(total - 1, at + AROUND_WINDOW); other++) {
@@ -289,6 +291,11 @@ export class ScopeIndex {
 		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
 		return chosen.map(({ term }) => term);
 	}
+}
+
+/** Where a query starts reading `postings`: at its {@link MAX_POSTINGS_READ} newest messages. */
+function newest(postings: Postings): number {
+	return Math.max(0, postings.length - 2 * MAX_POSTINGS_READ);
 }
 
 /**
