@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
+import type { SqliteSynchronous } from './sqliteAdapter';
 
 const HOUR_LIMIT = 24 * 365;
 
@@ -62,7 +63,7 @@ export interface MemoryConfig {
 	 * SQLite's `synchronous` setting in WAL mode: `normal` keeps every resolved turn when the bot process
 	 * crashes; `full` also when the machine loses power, at one sync to disk per commit. @default 'normal'
 	 */
-	sqliteSynchronous: 'normal' | 'full';
+	sqliteSynchronous: SqliteSynchronous;
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. @default 'memory' */
 	storeNamespace: string;
 	/** @default 1500 */

@@ -41,7 +41,8 @@ export type DirectoryOwner = ['servers' | 'users' | 'channels', string];
 export function directoryKey([kind, id]: DirectoryOwner): string {
 	if (kind === 'servers') return Keys.serverIndex(id);
 	if (kind === 'users') return Keys.userIndex(id);
-	return `index:channel:${id}`;
+	const [serverId, channelId] = id.split(':');
+	return Keys.channelIndex(serverId!, channelId!);
 }
 
 /**

@@ -21,13 +21,12 @@ export async function wipeChannel(
 		.filter((listing) => listing.channelId === channelId && listing.scope === 'server')
 		.map((listing) => listing.key);
 	const userListings = live(channelListings, now).filter((listing) => listing.scope === 'user');
-	const listings = [...serverKeys.map((key) => ({ key })), ...userListings];
 	let messagesDeleted = 0;
 	for (const key of serverKeys) {
 		// An emptied archive's head moves to a new epoch, so every process drops its cached index.
 		messagesDeleted += await store.lock.run(Keys.archiveHead(key), () => archive.remove(key, () => true));
 	}
-	const keys = listings.map((listing) => listing.key);
+	const keys = [...serverKeys, ...userListings.map((listing) => listing.key)];
 	await store.lock.runAll(keys, () => store.delete(keys));
 	await directory.forget(Keys.serverIndex(serverId), serverKeys);
 	await directory.forget(Keys.channelIndex(serverId, channelId), userListings.map((listing) => listing.key));

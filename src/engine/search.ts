@@ -67,16 +67,16 @@ export interface SearchHit {
  * bytes of its own, and a scope's index holds hundreds of short postings.
  */
 type Postings = number[];
+
 /** The distinct raw tokens of a text (what BM25 takes as its length) and its stemmed terms with their counts. */
 function analyse(text: string): { tokens: Set<string>; terms: Map<string, number> } {
-	const tokens = new Set(tokenize(text));
+	const split = tokenize(text);
 	const terms = new Map<string, number>();
-	for (const token of text.split(SEPARATORS)) {
-		if (token.length === 0) continue;
+	for (const token of split) {
 		const term = processTerm(token);
 		if (term) terms.set(term, (terms.get(term) ?? 0) + 1);
 	}
-	return { tokens, terms };
+	return { tokens: new Set(split), terms };
 }
 
 function idf(total: number, holding: number): number {
@@ -94,8 +94,8 @@ function bm25(count: number, length: number, averageLength: number): number {
  * and its author's name. The surroundings are not indexed twice: a query derives them from the
  * postings of the words themselves, so the index holds each word of each message once.
  *
- * Postings are typed arrays and a query touches only the postings of its distinctive terms (see
- * {@link COMMON_TERM_SHARE}), so a query costs microseconds at 10,000 messages.
+ * A query touches only the postings of its distinctive terms (see {@link COMMON_TERM_SHARE}), at most
+ * {@link MAX_POSTINGS_READ} of each, and scores them in scratch arrays shared by every index.
  */
 export class ScopeIndex {
 	private messages: StoredMessage[] = [];

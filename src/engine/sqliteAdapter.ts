@@ -1,6 +1,9 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 
+/** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
+export type SqliteSynchronous = 'normal' | 'full';
+
 /** Options of {@link SqliteAdapter}. */
 export interface SqliteAdapterOptions {
 	/** How long a write waits for another process holding the file's lock. @default 5000 */
@@ -12,7 +15,7 @@ export interface SqliteAdapterOptions {
 	 * crashing; `full`: it is also synced to disk (it survives a power cut), which costs 0.4 to 1 ms per
 	 * commit here, during which the event loop waits. @default 'normal'
 	 */
-	synchronous?: 'normal' | 'full';
+	synchronous?: SqliteSynchronous;
 }
 
 /**
@@ -76,8 +79,8 @@ export class SqliteAdapter extends EventEmitter {
 
 	/**
 	 * Group commit: writes called in the same turn of the event loop land in one transaction, so turns
-	 * recorded at once share one sync to disk. Each call's writes land whole, in call order, and its
-	 * promise resolves once they are on disk.
+	 * recorded at once share one commit (and, with `synchronous: 'full'`, one sync to disk). Each call's
+	 * writes land whole, in call order, and its promise resolves once they are committed.
 	 */
 	private enqueue<T>(write: () => T): Promise<T> {
 		return new Promise<T>((resolve, reject) => {

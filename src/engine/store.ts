@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
 import { MemoryError, storeError } from './errors';
 import { StoreHealth } from './health';
-import { SqliteAdapter } from './sqliteAdapter';
+import { SqliteAdapter, type SqliteSynchronous } from './sqliteAdapter';
 import { KeyedLock } from './lock';
 import { ReadBack } from './readBack';
 import { readStoredValue, unreadableValue } from './storedValues';
@@ -29,7 +29,7 @@ export interface StoreOptions {
 	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE`. @default 2000 */
 	timeoutMs?: number;
 	/** @default 'normal' */
-	sqliteSynchronous?: 'normal' | 'full';
+	sqliteSynchronous?: SqliteSynchronous;
 }
 
 /** Where the default SQLite file lives, resolved against the working directory. */
@@ -41,7 +41,7 @@ export function sqlitePath(url: string): string {
 // so the pool is only ended when the last store on that URL closes.
 const postgresUsers = new Map<string, number>();
 
-async function adapterFor(url: string, sqliteSynchronous: 'normal' | 'full' = 'normal'): Promise<unknown> {
+async function adapterFor(url: string, sqliteSynchronous: SqliteSynchronous = 'normal'): Promise<unknown> {
 	const scheme = url.slice(0, url.indexOf(':'));
 	switch (scheme) {
 		case 'sqlite': {
