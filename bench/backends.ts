@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
+import { likeEscape } from '../src/engine/sqliteAdapter';
+import { redact } from '../src/engine/store';
 import type { BackendName } from './options';
 
 /** A fresh, empty store for one measurement, and what the bench needs around the engine. */
@@ -139,14 +141,6 @@ async function postgresStore(url: string): Promise<PreparedStore> {
 			}
 		}
 	};
-}
-
-function likeEscape(text: string): string {
-	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
-function redact(url: string): string {
-	return url.replace(/(\/\/[^:@/]*):[^@/]*@/, '$1:…@');
 }
 
 function describe(error: unknown): string {

@@ -141,6 +141,7 @@ export class SqliteAdapter extends EventEmitter {
 	}
 }
 
-function likeEscape(text: string): string {
+/** `text` as a literal inside a SQL `LIKE … ESCAPE '\'` pattern (SQLite and PostgreSQL alike). */
+export function likeEscape(text: string): string {
 	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
