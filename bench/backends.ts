@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@keyv/redis';
 import { likeEscape } from '../src/engine/sqliteAdapter';
 import { redact } from '../src/engine/store';
 import type { BackendName } from './options';
@@ -72,6 +71,8 @@ export function sqliteFileBytes(path: string): number {
 }
 
 async function redisStore(url: string): Promise<PreparedStore> {
+	// Loaded here, so that the memory section's process, which only opens SQLite, does not hold a Redis client's modules.
+	const { createClient } = await import('@keyv/redis');
 	const client = createClient({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: false } });
 	client.on('error', () => undefined);
 	try {

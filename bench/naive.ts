@@ -1,4 +1,5 @@
-import { type MemoryTurn, tokenCount } from '../src';
+import { tokenCount } from '../src/engine/tokens';
+import type { MemoryTurn } from '../src/engine/types';
 
 /** A message as the naive reference keeps it. */
 export interface NaiveMessage {

@@ -117,6 +117,11 @@ export interface MemoryResult {
 	before: MemoryReading;
 	/** With every channel active: all turns recorded and one context built in each, engine still open. */
 	after: MemoryReading;
+	/**
+	 * The same process left idle until its RSS stops falling: V8 keeps the room garbage took as heap and
+	 * hands it back to the system once allocation stops (its memory reducer), a few seconds later.
+	 */
+	settled: MemoryReading & { waitedSeconds: number };
 	seconds: number;
 	recordTurn: LatencySummary;
 	buildContext: LatencySummary;

@@ -25,7 +25,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 		{ name: 'SQLite throughput, 16 turns in flight', value: sqlite?.throughput?.turnsPerSecond ?? null, limit: 1_000, kind: 'min', show: (value) => `${count(value)} turns/s` },
 		{ name: `recordTurn p50 ratio${span}`, value: growth?.recordTurn.p50 ?? null, limit: 1.5, kind: 'max', show: times },
 		{ name: `buildContext p50 ratio${span}`, value: growth?.buildContext.p50 ?? null, limit: 3, kind: 'max', show: times },
-		{ name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`, value: memory?.after.rss ?? null, limit: 200 * 2 ** 20, kind: 'below', show: mib }
+		{ name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`, value: memory?.settled.rss ?? null, limit: 200 * 2 ** 20, kind: 'below', show: mib }
 	];
 	return specs.map((spec) => judge(spec, results.mode === 'quick'));
 }

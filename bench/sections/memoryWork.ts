@@ -8,11 +8,39 @@ import { summarize, timed } from '../stats';
 import { channelOf, ChatWorkload, openEngine } from '../workload';
 
 /** RSS and heap after a full garbage collection (when --expose-gc gave one). */
-export function settledMemory(): MemoryReading {
+export function collectedMemory(): MemoryReading {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	if (gc) for (let round = 0; round < 3; round++) gc();
 	const { rss, heapUsed } = process.memoryUsage();
 	return { rss, heapUsed };
+}
+
+/**
+ * V8's memory reducer compacts the heap some 15 to 20 s after the last full collection when allocation has stopped: the wait is at least this long, then
+ * lasts until the RSS has held still (within 1 %) for a few seconds, or the longest wait has passed.
+ */
+const MIN_WAIT_SECONDS = 25;
+const STILL_SECONDS = 5;
+const MAX_WAIT_SECONDS = 60;
+
+/**
+ * The RSS once the process has been idle long enough for V8 to hand back the heap room that garbage took
+ * (its memory reducer runs after allocation stops): read each second until it holds still.
+ */
+async function idleMemory(): Promise<MemoryReading & { waitedSeconds: number }> {
+	let lowest = process.memoryUsage().rss;
+	let still = 0;
+	let waited = 0;
+	while ((waited < MIN_WAIT_SECONDS || still < STILL_SECONDS) && waited < MAX_WAIT_SECONDS) {
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		waited++;
+		const { rss } = process.memoryUsage();
+		if (rss < lowest * 0.99) still = 0;
+		else still++;
+		lowest = Math.min(lowest, rss);
+	}
+	const { rss, heapUsed } = process.memoryUsage();
+	return { rss, heapUsed, waitedSeconds: waited };
 }
 
 /**
@@ -26,7 +54,7 @@ export async function measureMemory(channels: number, servers: number, turnsPerC
 	try {
 		// Made again for each call rather than kept, so the bench holds nothing per channel.
 		const channelAt = (index: number) => channelOf(index % servers, index);
-		const before = settledMemory();
+		const before = collectedMemory();
 		const started = performance.now();
 		progress(`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one context in each…`);
 		const counter = new ProgressCounter('memory: recorded', channels * turnsPerChannel, 'turns');
@@ -45,7 +73,9 @@ export async function measureMemory(channels: number, servers: number, turnsPerC
 			contexts.push((await timed(() => engine.buildContext(request)))[1]);
 			contextCounter.update(contexts.length);
 		}
-		const after = settledMemory();
+		const after = collectedMemory();
+		progress('memory: waiting, idle, for the RSS to settle…');
+		const settled = await idleMemory();
 		return {
 			runtime,
 			channels,
@@ -56,6 +86,7 @@ export async function measureMemory(channels: number, servers: number, turnsPerC
 			processStart,
 			before,
 			after,
+			settled,
 			seconds: (performance.now() - started) / 1000,
 			recordTurn: summarize(record),
 			buildContext: summarize(contexts)

@@ -149,7 +149,11 @@ export class MemoryEngine {
 		this.now = now;
 		const getConfig = () => this.config;
 		const registry = (this.registry = new Registry(store));
-		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000, { registry, graceMs: () => keptPastExpiryMs(this.config) });
+		this.archive = new Archive(store, () => this.config.archiveRetentionDays * 86_400_000, {
+			registry,
+			graceMs: () => keptPastExpiryMs(this.config),
+			maxCachedBytes: this.config.indexCacheMb * 2 ** 20
+		});
 		this.settings = new SettingsRepository(store);
 		this.directory = new ScopeDirectory(store, getConfig, registry);
 		this.authors = new AuthorIndex(store, registry, AUTHOR_FLUSH_MS, undefined, (error) => {

@@ -44,16 +44,8 @@ export interface ArchiveOptions {
 	registry?: Registry;
 	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default () => 0 */
 	graceMs?: () => number;
-	/** What the cached indexes may hold, estimated in bytes. @default 96 MiB */
+	/** What the cached indexes may hold with their messages, in bytes (see {@link ScopeIndex.bytes}). @default 32 MiB */
 	maxCachedBytes?: number;
-}
-
-/**
- * What a cached index of `messages` messages holds, in bytes: measured on chat text, an index costs some
- * 8 KB of its own, and each message about 600 bytes with its text and postings.
- */
-function estimatedBytes(messages: number): number {
-	return 8_000 + 600 * messages;
 }
 
 /** How many chunks an archive holds; 0 for an empty or missing one. */
@@ -104,7 +96,7 @@ export class Archive {
 		private readonly retentionMs: () => number,
 		options: ArchiveOptions = {}
 	) {
-		this.loaded = new LRUCache<string, LoadedArchive>({ maxSize: options.maxCachedBytes ?? 96 * 1024 * 1024, sizeCalculation: (archive) => estimatedBytes(archive.index.size) });
+		this.loaded = new LRUCache<string, LoadedArchive>({ maxSize: options.maxCachedBytes ?? 32 * 2 ** 20, sizeCalculation: (archive) => archive.index.bytes });
 		this.registry = options.registry;
 		this.graceMs = options.graceMs ?? (() => 0);
 	}

@@ -1,4 +1,4 @@
-import { dayLabel, messageLine } from './format';
+import { datedLines, dayLabel, messageLine } from './format';
 import { joinedTokenCount, tokenCount } from './tokens';
 import type { StoredMessage } from './types';
 
@@ -31,14 +31,20 @@ export const BudgetPolicy = {
  * Picks messages, in the priority order given, while their lines (and the date lines that
  * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
  */
-export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number, maxMessageTokens = Number.POSITIVE_INFINITY): StoredMessage[] {
+export function fitMessages(
+	candidates: Iterable<StoredMessage>,
+	budget: number,
+	fixedTokens: number,
+	maxMessageTokens = Number.POSITIVE_INFINITY,
+	tokensOf: (message: StoredMessage) => number = messageTokens
+): StoredMessage[] {
 	const chosen: StoredMessage[] = [];
 	const days = new Set<string>();
 	let used = fixedTokens;
 	for (const message of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const lineTokens = messageTokens(message);
+		const lineTokens = tokensOf(message);
 		if (lineTokens > maxMessageTokens) continue;
 		const day = dayLabel(message.ts);
 		const cost = lineTokens + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
@@ -50,16 +56,28 @@ export function fitMessages(candidates: Iterable<StoredMessage>, budget: number,
 	return chosen.sort((a, b) => a.ts - b.ts || (a.id < b.id ? -1 : 1));
 }
 
-const lineTokens = new WeakMap<StoredMessage, number>();
-
-/** Tokens of a message's line (see {@link messageLine}), counted once per message object. */
+/** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
 export function messageTokens(message: StoredMessage): number {
-	let tokens = lineTokens.get(message);
-	if (tokens === undefined) {
-		tokens = tokenCount(messageLine(message));
-		lineTokens.set(message, tokens);
+	return tokenCount(messageLine(message));
+}
+
+/**
+ * {@link measured} of a header over messages' dated lines (see {@link datedLines}), each message's line counted
+ * by `tokensOf` (an index counts its messages' lines once, when it takes them).
+ */
+export function measuredMessages(header: string, messages: readonly StoredMessage[], tokensOf: (message: StoredMessage) => number): { text: string; tokens: number } {
+	const lines = [header, ...datedLines(messages)];
+	let tokens = lines.length - 1 + tokenCount(header);
+	let day = '';
+	for (const message of messages) {
+		const label = dayLabel(message.ts);
+		if (label !== day) {
+			tokens += tokenCount(`${label}:`);
+			day = label;
+		}
+		tokens += tokensOf(message);
 	}
-	return tokens;
+	return { text: lines.join('\n'), tokens };
 }
 
 /** Lines with their true (upper-bound) token count. */

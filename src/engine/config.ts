@@ -24,6 +24,7 @@ export const MemoryEnvironment = {
 	MEMORY_SQLITE_SYNCHRONOUS: { key: 'sqliteSynchronous', schema: z.enum(['normal', 'full']), default: 'normal', accepts: '"normal" (a resolved turn survives the bot process crashing) or "full" (it survives a power cut too, at one sync to disk per commit)' },
 	MEMORY_STORE_NAMESPACE: { key: 'storeNamespace', schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), default: 'memory', accepts: '1 to 64 letters, digits, "_" or "-"' },
 	MEMORY_CONTEXT_TOKEN_BUDGET: { key: 'contextTokenBudget', schema: integer(50, 200_000), default: 1500, accepts: 'a whole number of tokens from 50 to 200000' },
+	MEMORY_INDEX_CACHE_MB: { key: 'indexCacheMb', schema: integer(1, 65_536), default: 32, accepts: 'a whole number of MiB from 1 to 65536' },
 	MEMORY_ARCHIVE_RETENTION_DAYS: { key: 'archiveRetentionDays', schema: z.coerce.number().min(0).max(3650), default: 30, accepts: 'a number of days from 0 (archive off) to 3650' },
 	MEMORY_SWEEP_INTERVAL_MINUTES: { key: 'sweepIntervalMinutes', schema: z.coerce.number().min(0).max(10_080), default: 60, accepts: 'a number of minutes from 0 (no automatic sweep) to 10080 (a week)' },
 	MEMORY_REFRESH_CADENCE: { key: 'refreshCadence', schema: integer(1, 1000), default: 5, accepts: 'a whole number of turns from 1 to 1000' },
@@ -70,6 +71,8 @@ export interface MemoryConfig {
 	contextTokenBudget: number;
 	/** @default 30 */
 	archiveRetentionDays: number;
+	/** MiB the archives' search indexes kept in memory may take, with their messages; the least recently used go first. */
+	indexCacheMb: number;
 	/** Minutes between background sweeps of expired data; 0 runs none (call `memory.sweep()` yourself). @default 60 */
 	sweepIntervalMinutes: number;
 	/** @default 5 */

@@ -1,5 +1,5 @@
 import type { Archive, ArchiveHead } from './archive';
-import { BudgetPolicy, fitMessages, measured } from './budget';
+import { BudgetPolicy, fitMessages, measured, measuredMessages, messageTokens } from './budget';
 import type { MemoryConfig } from './config';
 import { digestLineText, renderDigest, withoutAuthors } from './digest';
 import { byTime, isExpired } from './entry';
@@ -110,7 +110,9 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 			const neighbour = index?.neighbour(id, offset);
 			return neighbour && !shown.has(neighbour.id) && visible(neighbour) && neighbour.ts >= retentionStart ? neighbour : undefined;
 		},
-		left
+		left,
+		// The index counted its messages' lines when it took them.
+		(message) => index?.lineTokens(message) ?? messageTokens(message)
 	);
 	if (relevant) blocks.relevant = relevant;
 
@@ -319,7 +321,8 @@ function summaryLines(entry: ShortTermEntry | undefined): string[] {
 function relevantBlock(
 	hits: { message: StoredMessage; score: number }[],
 	neighbour: (id: string, offset: number) => StoredMessage | undefined,
-	budget: number
+	budget: number,
+	tokensOf: (message: StoredMessage) => number
 ): ContextBlock | null {
 	if (hits.length === 0 || budget <= 0) return null;
 	const header = 'Earlier messages that may be relevant (UTC):';
@@ -342,8 +345,8 @@ function relevantBlock(
 			yield message;
 		}
 	};
-	const chosen = fitMessages(unique(), budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare));
+	const chosen = fitMessages(unique(), budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokensOf);
 	if (chosen.length === 0) return null;
-	const { text, tokens } = measured([header, ...datedLines(chosen)]);
+	const { text, tokens } = measuredMessages(header, chosen, tokensOf);
 	return { tier: 'relevant', text, tokens, sourceIds: chosen.map((message) => message.id) };
 }

@@ -6,6 +6,7 @@ import { keptPastExpiryMs } from './maintenance/grace';
 import type { Registry } from './maintenance/registry';
 import type { MemoryStore } from './store';
 import type { ShortTermEntry } from './types';
+import { fnv1a } from './text';
 
 /**
  * How long the listing of a steady conversation may go unwritten: capture writes it this much past the
@@ -50,8 +51,11 @@ export function directoryKey([kind, id]: DirectoryOwner): string {
  * and erasure find them without scanning the store.
  */
 export class ScopeDirectory {
-	/** Listings this process wrote, by directory and entry key, while they still cover the entry (see {@link track}). */
-	private readonly written = new LRUCache<string, ScopeListing>({ max: 100_000 });
+	/**
+	 * Listings this process wrote, by entry key, while they still cover the entry (see {@link track}): when they
+	 * expire in each kind of directory and a hash of what they name, not the listings, whose strings would stay alive.
+	 */
+	private readonly written = new LRUCache<string, WrittenListing>({ max: 100_000 });
 
 	public constructor(
 		private readonly store: MemoryStore,
@@ -90,12 +94,13 @@ export class ScopeDirectory {
 				owners.set(directoryKey(owner), owner);
 				return directoryKey(owner);
 			});
-			for (const directory of directories) {
+			const known = this.written.get(key);
+			const sameScope = known?.scope === scopeHash(listing);
+			directories.forEach((directory, at) => {
 				// A turn in a steady conversation leaves its listing as it is while what this process wrote still covers the entry.
-				const known = this.written.get(`${directory} ${key}`);
-				if (steady && known && sameScope(known, listing) && known.expiresAt >= entry.lastUpdated + lifetime) continue;
+				if (steady && sameScope && known![own[at]![0]] >= entry.lastUpdated + lifetime) return;
 				byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), listing]);
-			}
+			});
 		}
 		await Promise.all(
 			[...byDirectory].map(async ([directoryKey, listings]) => {
@@ -113,7 +118,7 @@ export class ScopeDirectory {
 				// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
 				await this.registry?.note(kind, id);
 				await merge();
-				for (const listing of listings) this.written.set(`${directoryKey} ${listing.key}`, listing);
+				for (const listing of listings) this.noteWritten(kind, listing);
 				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
 				if (kind === 'users') void this.store.readBack.confirm<Listings>(directoryKey, (stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated), merge);
 				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
@@ -122,9 +127,18 @@ export class ScopeDirectory {
 		);
 	}
 
+	private noteWritten(kind: DirectoryOwner[0], listing: ScopeListing): void {
+		const scope = scopeHash(listing);
+		const known = this.written.get(listing.key);
+		const written = known?.scope === scope ? known : { scope, servers: 0, users: 0, channels: 0 };
+		written[kind] = listing.expiresAt;
+		this.written.set(listing.key, written);
+	}
+
 	/** Removes listings, e.g. after their entries were deleted. */
 	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
-		for (const key of keys) this.written.delete(`${directoryKey} ${key}`);
+		// From every directory: the next turn of such an entry writes its listings again.
+		for (const key of keys) this.written.delete(key);
 		// A listing read back after this must not come back.
 		await this.store.readBack.settled(directoryKey);
 		await this.store.update<Listings>(directoryKey, (current) => {
@@ -142,7 +156,7 @@ export class ScopeDirectory {
 	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
 		const [kind, id] = owner;
 		const key = directoryKey(owner);
-		for (const deletedKey of deleted) this.written.delete(`${key} ${deletedKey}`);
+		for (const deletedKey of deleted) this.written.delete(deletedKey);
 		await this.store.readBack.settled(key);
 		// By hand rather than through update(): the registry must change while the directory's lock is held.
 		return this.store.lock.run(key, async () => {
@@ -176,8 +190,20 @@ export class ScopeDirectory {
 }
 
 /** Whether two listings name the same entry in the same place (everything but their times). */
-function sameScope(a: ScopeListing, b: ScopeListing): boolean {
-	return a.scope === b.scope && a.serverId === b.serverId && a.channelId === b.channelId && a.parentChannelId === b.parentChannelId && a.personaId === b.personaId && a.lineageId === b.lineageId;
+/** When the listings this process wrote of one entry expire, in each kind of directory (0: none written), and {@link scopeHash} of them. */
+interface WrittenListing {
+	scope: number;
+	servers: number;
+	users: number;
+	channels: number;
+}
+
+/**
+ * A 32-bit hash (FNV-1a) of what a listing names besides its times: a listing whose scope, thread parent or
+ * lineage changed is written again (a collision would leave the old one for {@link LISTING_SLACK_MS} at most).
+ */
+function scopeHash(listing: ScopeListing): number {
+	return fnv1a(`${listing.scope}\u0000${listing.serverId}\u0000${listing.channelId}\u0000${listing.parentChannelId}\u0000${listing.personaId}\u0000${listing.lineageId}`);
 }
 
 /** Listings still being served at `now`. */

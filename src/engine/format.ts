@@ -18,15 +18,20 @@ export function dayLabel(ts: number): string {
 	return label;
 }
 
+const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
+
 /** The text on one line: a line break inside a message must not start a line of its own. */
 export function oneLine(text: string): string {
+	if (!LINE_BREAK.test(text)) return text;
 	// A match starts only where a run of white space starts, so a long run with no line break is scanned once (not quadratic).
 	return text.replace(/(?<!\s)\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
 }
 
 /** `18:05` (UTC): the time a snippet line opens with. */
 export function timeLabel(ts: number): string {
-	return new Date(ts).toISOString().slice(11, 16);
+	const minutes = Math.floor((((ts % DAY) + DAY) % DAY) / MINUTE);
+	const hours = Math.floor(minutes / 60);
+	return `${hours < 10 ? '0' : ''}${hours}:${minutes % 60 < 10 ? '0' : ''}${minutes % 60}`;
 }
 
 /** Who wrote a message, as a line names them. */
@@ -34,17 +39,9 @@ export function speakerName(message: StoredMessage): string {
 	return message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
 }
 
-// Stored messages are never changed in place, and the archive's index keeps the same objects from reply to reply.
-const lines = new WeakMap<StoredMessage, string>();
-
 /** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
 export function messageLine(message: StoredMessage): string {
-	let line = lines.get(message);
-	if (line === undefined) {
-		line = `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
-		lines.set(message, line);
-	}
-	return line;
+	return `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
 }
 
 /** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */

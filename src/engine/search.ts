@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { eng as englishStopWords } from 'stopword';
 import stem from 'wink-porter2-stemmer';
-import { messageTokens } from './budget';
+import { messageLine } from './format';
+import { fnv1a } from './text';
+import { uncachedTokenCount } from './tokens';
 import type { StoredMessage } from './types';
 
 const STOP_WORDS = new Set([...englishStopWords, 'did', 'does', 'do', 'what', 'when', 'where', 'who', 'which', 'how', 'why', 'yes', 'ok', 'okay', 'lol']);
@@ -21,6 +23,15 @@ export function processTerm(term: string): string | null {
 	const stemmed = stem(lower);
 	stems.set(lower, stemmed || 0);
 	return stemmed || null;
+}
+
+/**
+ * The index's name for a term: a 32-bit hash (FNV-1a) of its stem, even for a message's words and odd for
+ * its author's name. An index stores no strings of its own; two terms sharing a hash (about one chance in
+ * a hundred thousand for a term of a 50,000-term archive) would only rank each other's messages a little.
+ */
+function termKey(term: string): number {
+	return fnv1a(term) & ~1;
 }
 
 /** Splits at white space and punctuation, as MiniSearch's default tokenizer does. */
@@ -50,6 +61,13 @@ const RAREST_KEPT = 2;
 /** ...through their newest messages only: a query reads at most this many postings per term, whatever the archive's size. */
 export const MAX_POSTINGS_READ = 1000;
 
+/**
+ * Up to this many messages an index keeps each message's terms in one array and a query scans them all
+ * (a few thousand integers); past it, it keeps postings by term. Most channels never get there, and their
+ * index costs a few hundred bytes beyond the messages themselves.
+ */
+export const SCANNED_INDEX_MAX = 256;
+
 /** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
 const K1 = 1.2;
 const B = 0.7;
@@ -61,20 +79,15 @@ export interface SearchHit {
 	score: number;
 }
 
-/**
- * The messages holding one term: their places in the archive and how often each holds it, interleaved
- * (`[place, count, place, count, …]`). A plain array of small integers: a typed array costs some 200
- * bytes of its own, and a scope's index holds hundreds of short postings.
- */
-type Postings = number[];
-
-/** The distinct raw tokens of a text (what BM25 takes as its length) and its stemmed terms with their counts. */
-function analyse(text: string): { tokens: Set<string>; terms: Map<string, number> } {
+/** The distinct raw tokens of a text (what BM25 takes as its length) and its term keys with their counts. */
+function analyse(text: string, field: 0 | 1): { tokens: Set<string>; terms: Map<number, number> } {
 	const split = tokenize(text);
-	const terms = new Map<string, number>();
+	const terms = new Map<number, number>();
 	for (const token of split) {
 		const term = processTerm(token);
-		if (term) terms.set(term, (terms.get(term) ?? 0) + 1);
+		if (term === null) continue;
+		const key = termKey(term) | field;
+		terms.set(key, (terms.get(key) ?? 0) + 1);
 	}
 	return { tokens: new Set(split), terms };
 }
@@ -87,6 +100,89 @@ function bm25(count: number, length: number, averageLength: number): number {
 	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
 }
 
+/** Per message, in {@link ScopeIndex}'s `stats`: distinct raw tokens of its text, of its surroundings, of its author's name; tokens of its line; where its terms start. */
+const TEXT_LENGTH = 0;
+const AROUND_LENGTH = 1;
+const NAME_LENGTH = 2;
+const LINE_TOKENS = 3;
+const TERMS_START = 4;
+const STRIDE = 5;
+
+/** What a message costs in memory besides the index's arrays, measured on chat messages: the object, its id strings and name. */
+const MESSAGE_BYTES = 220;
+
+function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+	if (needed <= array.length) return array;
+	const next = new Int32Array(Math.max(needed, array.length * 2));
+	next.set(array);
+	return next;
+}
+
+/**
+ * Postings by term, in one integer array: each term owns a chain of blocks, newest last, so appending
+ * never moves a term's older postings and a query walks back from the newest. A block is
+ * `[previous block, capacity, used, postings of the term so far]` then `capacity` pairs `(place, count)`.
+ * The garbage collector sees one array, whatever the archive's size.
+ */
+class PostingBlocks {
+	private data: Int32Array<ArrayBuffer> = new Int32Array(4096);
+	private used = 0;
+	private readonly newest = new Map<number, number>();
+
+	public get bytes(): number {
+		return this.data.byteLength + this.newest.size * 40;
+	}
+
+	public add(key: number, at: number, count: number): void {
+		let block = this.newest.get(key);
+		if (block === undefined || this.data[block + 2] === this.data[block + 1]) {
+			const capacity = block === undefined ? 1 : Math.min(2 * this.data[block + 1]!, 256);
+			const held = block === undefined ? 0 : this.data[block + 3]!;
+			const start = this.used;
+			this.used += 4 + 2 * capacity;
+			this.data = grown(this.data, this.used);
+			this.data[start] = block ?? -1;
+			this.data[start + 1] = capacity;
+			this.data[start + 2] = 0;
+			this.data[start + 3] = held;
+			this.newest.set(key, start);
+			block = start;
+		}
+		const data = this.data;
+		const filled = data[block + 2]!;
+		data[block + 4 + 2 * filled] = at;
+		data[block + 5 + 2 * filled] = count;
+		data[block + 2] = filled + 1;
+		data[block + 3] = data[block + 3]! + 1;
+	}
+
+	/** How many messages hold the term. */
+	public held(key: number): number {
+		const block = this.newest.get(key);
+		return block === undefined ? 0 : this.data[block + 3]!;
+	}
+
+	/** The term's newest `limit` postings, as `[place, count, …]`, newest first. */
+	public read(key: number, limit: number): number[] {
+		const out: number[] = [];
+		const data = this.data;
+		let block = this.newest.get(key) ?? -1;
+		while (block >= 0 && out.length < 2 * limit) {
+			for (let pair = data[block + 2]! - 1; pair >= 0 && out.length < 2 * limit; pair--) out.push(data[block + 4 + 2 * pair]!, data[block + 5 + 2 * pair]!);
+			block = data[block]!;
+		}
+		return out;
+	}
+}
+
+/** One query term's postings in its two fields, and how many messages hold it in its words. */
+interface TermPostings {
+	own: number[];
+	ownHeld: number;
+	name: number[];
+	nameHeld: number;
+}
+
 /**
  * A BM25 index over one scope's archive, appended to in place as turns arrive. Each message is
  * scored on three fields: its own words, the words of the {@link AROUND_WINDOW} messages on each side
@@ -94,77 +190,112 @@ function bm25(count: number, length: number, averageLength: number): number {
  * and its author's name. The surroundings are not indexed twice: a query derives them from the
  * postings of the words themselves, so the index holds each word of each message once.
  *
- * A query touches only the postings of its distinctive terms (see {@link COMMON_TERM_SHARE}), at most
- * {@link MAX_POSTINGS_READ} of each, and scores them in scratch arrays shared by every index.
+ * The index holds the messages and integers only, in typed arrays: up to {@link SCANNED_INDEX_MAX} messages
+ * each message's term keys, scanned by a query; past it postings by term ({@link PostingBlocks}), of which a
+ * query reads the distinctive terms' (see {@link COMMON_TERM_SHARE}), at most {@link MAX_POSTINGS_READ} each.
+ * Queries score in scratch arrays shared by every index.
  */
 export class ScopeIndex {
 	private messages: StoredMessage[] = [];
-	private readonly place = new Map<string, number>();
-	private readonly terms = new Map<string, Postings>();
-	private readonly names = new Map<string, Postings>();
-	/** Distinct raw tokens of each message's text, of its surroundings, of its author's name. */
-	private textLength: number[] = [];
-	private aroundLength: number[] = [];
-	private nameLength: number[] = [];
+	/** Place of each message id, kept once the index is past {@link SCANNED_INDEX_MAX} (below it a scan is as quick). */
+	private place: Map<string, number> | null = null;
+	private stats: Int32Array<ArrayBuffer> = new Int32Array(STRIDE * 8);
+	/** Below {@link SCANNED_INDEX_MAX}: each message's `(term key, count)` pairs, from its `TERMS_START`. */
+	private terms: Int32Array<ArrayBuffer> | null = new Int32Array(64);
+	private termsUsed = 0;
+	/** Past {@link SCANNED_INDEX_MAX}: postings by term key. */
+	private postings: PostingBlocks | null = null;
 	private textTotal = 0;
 	private aroundTotal = 0;
 	private nameTotal = 0;
-	/** Raw tokens of the newest messages, whose surroundings are not complete yet. */
-	private readonly recentTokens: Set<string>[] = [];
+	private messageBytes = 0;
+
+	/** `scannedUpTo`: messages up to which queries scan each message's terms (see {@link SCANNED_INDEX_MAX}). */
+	public constructor(private readonly scannedUpTo = SCANNED_INDEX_MAX) {}
 
 	/** Messages in the index. */
 	public get size(): number {
 		return this.messages.length;
 	}
 
+	/** What the index holds in memory, in bytes, with its messages (estimated from their text). */
+	public get bytes(): number {
+		const places = this.place ? this.place.size * 60 : 0;
+		return 200 + this.messages.length * 8 + this.stats.byteLength + (this.terms?.byteLength ?? 0) + (this.postings?.bytes ?? 0) + places + this.messageBytes;
+	}
+
 	/** Adds messages in archive order; a message already indexed is skipped. */
 	public add(messages: readonly StoredMessage[]): void {
+		// Raw tokens of the newest messages, whose surroundings are not complete yet.
+		const recent = this.messages.slice(-2 * AROUND_WINDOW).map((message) => new Set(tokenize(message.text)));
 		for (const message of messages) {
-			if (this.place.has(message.id)) continue;
-			this.append(message);
+			if (this.placeOf(message.id) !== undefined) continue;
+			this.append(message, recent);
 		}
 	}
 
-	private append(message: StoredMessage): void {
+	private placeOf(id: string): number | undefined {
+		if (this.place) return this.place.get(id);
+		const messages = this.messages;
+		for (let at = messages.length - 1; at >= 0; at--) if (messages[at]!.id === id) return at;
+		return undefined;
+	}
+
+	private append(message: StoredMessage, recent: Set<string>[]): void {
 		const at = this.messages.length;
-		// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
-		messageTokens(message);
 		this.messages.push(message);
-		this.place.set(message.id, at);
-		const { tokens, terms } = analyse(message.text);
-		for (const [term, count] of terms) this.postings(this.terms, term).push(at, count);
-		this.textLength[at] = tokens.size;
+		this.place?.set(message.id, at);
+		this.messageBytes += MESSAGE_BYTES + message.text.length;
+		this.stats = grown(this.stats, STRIDE * (at + 1));
+		const stats = this.stats;
+		const base = STRIDE * at;
+		// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
+		stats[base + LINE_TOKENS] = uncachedTokenCount(messageLine(message));
+
+		const { tokens, terms } = analyse(message.text, 0);
+		const name = message.authorName ? analyse(message.authorName, 1) : null;
+		stats[base + TEXT_LENGTH] = tokens.size;
 		this.textTotal += tokens.size;
-		const name = message.authorName ? analyse(message.authorName) : null;
-		if (name) for (const [term, count] of name.terms) this.postings(this.names, term).push(at, count);
-		this.nameLength[at] = name?.tokens.size ?? 0;
-		this.nameTotal += this.nameLength[at]!;
+		stats[base + NAME_LENGTH] = name?.tokens.size ?? 0;
+		this.nameTotal += name?.tokens.size ?? 0;
+		if (this.terms) {
+			stats[base + TERMS_START] = this.termsUsed;
+			this.terms = grown(this.terms, this.termsUsed + 2 * (terms.size + (name?.terms.size ?? 0)));
+			for (const [key, count] of terms) this.storeTerm(key, count);
+			if (name) for (const [key, count] of name.terms) this.storeTerm(key, count);
+		} else {
+			for (const [key, count] of terms) this.postings!.add(key, at, count);
+			if (name) for (const [key, count] of name.terms) this.postings!.add(key, at, count);
+		}
 
 		// The surroundings of this message and of the few before it, which now have it as a neighbour.
-		this.recentTokens.push(tokens);
-		if (this.recentTokens.length > 2 * AROUND_WINDOW + 1) this.recentTokens.shift();
+		recent.push(tokens);
+		if (recent.length > 2 * AROUND_WINDOW + 1) recent.shift();
 		for (let other = Math.max(0, at - AROUND_WINDOW); other <= at; other++) {
-			this.aroundTotal -= this.aroundLength[other] ?? 0;
-			this.aroundLength[other] = this.surroundingTokens(other, at);
-			this.aroundTotal += this.aroundLength[other]!;
+			const slot = STRIDE * other + AROUND_LENGTH;
+			this.aroundTotal -= stats[slot]!;
+			stats[slot] = surroundingTokens(recent, other, at);
+			this.aroundTotal += stats[slot]!;
 		}
+		if (this.terms && this.messages.length > this.scannedUpTo) this.invert();
 	}
 
-	/** Distinct raw tokens of the messages around `at`, among those up to `newest`. */
-	private surroundingTokens(at: number, newest: number): number {
-		const union = new Set<string>();
-		for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(newest, at + AROUND_WINDOW); other++) {
-			if (other === at) continue;
-			const tokens = this.recentTokens[this.recentTokens.length - 1 - (newest - other)];
-			if (tokens) for (const token of tokens) union.add(token);
-		}
-		return union.size;
+	private storeTerm(key: number, count: number): void {
+		this.terms![this.termsUsed++] = key;
+		this.terms![this.termsUsed++] = count;
 	}
 
-	private postings(map: Map<string, Postings>, term: string): Postings {
-		let postings = map.get(term);
-		if (!postings) map.set(term, (postings = []));
-		return postings;
+	/** Past {@link SCANNED_INDEX_MAX}: postings by term and a map of places replace the scanned terms. */
+	private invert(): void {
+		const postings = new PostingBlocks();
+		for (let at = 0; at < this.messages.length; at++) {
+			const end = at + 1 < this.messages.length ? this.stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
+			for (let pair = this.stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) postings.add(this.terms![pair]!, at, this.terms![pair + 1]!);
+		}
+		this.postings = postings;
+		this.terms = null;
+		this.termsUsed = 0;
+		this.place = new Map(this.messages.map((message, at) => [message.id, at]));
 	}
 
 	/**
@@ -172,30 +303,34 @@ export class ScopeIndex {
 	 * neighbour's surroundings or in the term counts (removal is rare: an erasure or a sweep).
 	 */
 	public remove(ids: Iterable<string>): void {
-		const gone = new Set([...ids].filter((id) => this.place.has(id)));
+		const gone = new Set([...ids].filter((id) => this.placeOf(id) !== undefined));
 		if (gone.size === 0) return;
 		const kept = this.messages.filter((message) => !gone.has(message.id));
 		this.messages = [];
-		this.place.clear();
-		this.terms.clear();
-		this.names.clear();
-		this.recentTokens.length = 0;
-		this.textLength = [];
-		this.aroundLength = [];
-		this.nameLength = [];
-		this.textTotal = this.aroundTotal = this.nameTotal = 0;
+		this.place = null;
+		this.stats = new Int32Array(STRIDE * 8);
+		this.terms = new Int32Array(64);
+		this.termsUsed = 0;
+		this.postings = null;
+		this.textTotal = this.aroundTotal = this.nameTotal = this.messageBytes = 0;
 		this.add(kept);
 	}
 
 	/** The message `offset` places after (or, negative, before) `id` in the archive. */
 	public neighbour(id: string, offset: number): StoredMessage | undefined {
-		const at = this.place.get(id);
+		const at = this.placeOf(id);
 		return at === undefined ? undefined : this.messages[at + offset];
 	}
 
 	public get(id: string): StoredMessage | undefined {
-		const at = this.place.get(id);
+		const at = this.placeOf(id);
 		return at === undefined ? undefined : this.messages[at];
+	}
+
+	/** Tokens of the message's line (see {@link messageLine}), when this index holds this very message. */
+	public lineTokens(message: StoredMessage): number | undefined {
+		const at = this.placeOf(message.id);
+		return at !== undefined && this.messages[at] === message ? this.stats[STRIDE * at + LINE_TOKENS] : undefined;
 	}
 
 	public all(): IterableIterator<StoredMessage> {
@@ -209,9 +344,13 @@ export class ScopeIndex {
 	 */
 	public search(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): SearchHit[] {
 		const total = this.messages.length;
-		const terms = this.queryTerms(query);
-		if (terms.length === 0 || total === 0) return [];
+		if (total === 0) return [];
+		const keys = [...analyse(query, 0).terms.keys()];
+		if (keys.length === 0) return [];
+		const terms = this.chosenTerms(keys);
+		if (terms.length === 0) return [];
 		const { scores, matched, lastTerm } = scratch(total);
+		const stats = this.stats;
 		const touched: number[] = [];
 		const textAverage = this.textTotal / total;
 		const aroundAverage = this.aroundTotal / total || 1;
@@ -226,23 +365,21 @@ export class ScopeIndex {
 				matched[at] = matched[at]! + 1;
 			}
 		};
-		for (const word of terms) {
+		for (const { own, ownHeld, name, nameHeld } of terms) {
 			term++;
-			const own = this.terms.get(word);
-			if (own) {
-				const weight = idf(total, own.length / 2);
-				for (let index = newest(own); index < own.length; index += 2) {
+			if (ownHeld > 0) {
+				const weight = idf(total, ownHeld);
+				for (let index = 0; index < own.length; index += 2) {
 					const at = own[index]!;
-					score(at, weight * bm25(own[index + 1]!, this.textLength[at]!, textAverage));
+					score(at, weight * bm25(own[index + 1]!, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
 				}
 				this.scoreSurroundings(own, total, aroundAverage, score);
 			}
-			const name = this.names.get(word);
-			if (name) {
-				const weight = AUTHOR_BOOST * idf(total, name.length / 2);
-				for (let index = newest(name); index < name.length; index += 2) {
+			if (nameHeld > 0) {
+				const weight = AUTHOR_BOOST * idf(total, nameHeld);
+				for (let index = 0; index < name.length; index += 2) {
 					const at = name[index]!;
-					score(at, weight * bm25(name[index + 1]!, this.nameLength[at]!, nameAverage));
+					score(at, weight * bm25(name[index + 1]!, stats[STRIDE * at + NAME_LENGTH]!, nameAverage));
 				}
 			}
 		}
@@ -265,10 +402,10 @@ export class ScopeIndex {
 	 * The surroundings field of one term: each message within {@link AROUND_WINDOW} of a message holding
 	 * the term counts its occurrences there.
 	 */
-	private scoreSurroundings(postings: Postings, total: number, averageLength: number, add: (at: number, value: number) => void): void {
+	private scoreSurroundings(postings: readonly number[], total: number, averageLength: number, add: (at: number, value: number) => void): void {
 		const { around } = scratch(total);
 		const near: number[] = [];
-		for (let index = newest(postings); index < postings.length; index += 2) {
+		for (let index = 0; index < postings.length; index += 2) {
 			const at = postings[index]!;
 			const count = postings[index + 1]!;
 			for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(total - 1, at + AROUND_WINDOW); other++) {
@@ -279,23 +416,71 @@ export class ScopeIndex {
 		}
 		const weight = AROUND_BOOST * idf(total, near.length);
 		for (const at of near) {
-			add(at, weight * bm25(around[at]!, this.aroundLength[at]!, averageLength));
+			add(at, weight * bm25(around[at]!, this.stats[STRIDE * at + AROUND_LENGTH]!, averageLength));
 			around[at] = 0;
 		}
 	}
 
-	private queryTerms(query: string): string[] {
-		const known = [...analyse(query).terms.keys()].map((term) => ({ term, count: (this.terms.get(term)?.length ?? 0) / 2 })).filter(({ count }) => count > 0);
+	/** The query's distinctive terms that the index knows, with their postings (the newest {@link MAX_POSTINGS_READ} of each). */
+	private chosenTerms(keys: readonly number[]): TermPostings[] {
+		const known = this.termPostings(keys).filter((term) => term.ownHeld > 0);
 		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE));
-		const distinctive = known.filter(({ count }) => count <= common);
-		const chosen = distinctive.length > 0 ? distinctive : known.sort((a, b) => a.count - b.count).slice(0, RAREST_KEPT);
-		return chosen.map(({ term }) => term);
+		const distinctive = known.filter((term) => term.ownHeld <= common);
+		return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
+	}
+
+	private termPostings(keys: readonly number[]): TermPostings[] {
+		if (this.postings) {
+			const postings = this.postings;
+			return keys.map((key) => {
+				const ownHeld = postings.held(key);
+				const nameHeld = postings.held(key | 1);
+				return { own: ownHeld > 0 ? postings.read(key, MAX_POSTINGS_READ) : [], ownHeld, name: nameHeld > 0 ? postings.read(key | 1, MAX_POSTINGS_READ) : [], nameHeld };
+			});
+		}
+		// A scan of every message's terms, oldest first; as from postings, a term's newest MAX_POSTINGS_READ only.
+		const found = keys.map((): TermPostings => ({ own: [], ownHeld: 0, name: [], nameHeld: 0 }));
+		const slots = new Map<number, number>();
+		keys.forEach((key, slot) => {
+			slots.set(key, slot);
+			slots.set(key | 1, slot);
+		});
+		const terms = this.terms!;
+		const stats = this.stats;
+		const total = this.messages.length;
+		for (let at = 0; at < total; at++) {
+			const end = at + 1 < total ? stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
+			for (let pair = stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) {
+				const key = terms[pair]!;
+				const slot = slots.get(key);
+				if (slot === undefined) continue;
+				const term = found[slot]!;
+				if ((key & 1) === 0) {
+					term.own.push(at, terms[pair + 1]!);
+					term.ownHeld++;
+				} else {
+					term.name.push(at, terms[pair + 1]!);
+					term.nameHeld++;
+				}
+			}
+		}
+		for (const term of found) {
+			if (term.own.length > 2 * MAX_POSTINGS_READ) term.own = term.own.slice(-2 * MAX_POSTINGS_READ);
+			if (term.name.length > 2 * MAX_POSTINGS_READ) term.name = term.name.slice(-2 * MAX_POSTINGS_READ);
+		}
+		return found;
 	}
 }
 
-/** Where a query starts reading `postings`: at its {@link MAX_POSTINGS_READ} newest messages. */
-function newest(postings: Postings): number {
-	return Math.max(0, postings.length - 2 * MAX_POSTINGS_READ);
+/** Distinct raw tokens of the messages around `at` (the newest of `recent` being `newest`), among those up to `newest`. */
+function surroundingTokens(recent: readonly Set<string>[], at: number, newest: number): number {
+	const union = new Set<string>();
+	for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(newest, at + AROUND_WINDOW); other++) {
+		if (other === at) continue;
+		const tokens = recent[recent.length - 1 - (newest - other)];
+		if (tokens) for (const token of tokens) union.add(token);
+	}
+	return union.size;
 }
 
 /**

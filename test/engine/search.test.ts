@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScopeIndex } from '../../src/engine/search';
+import { SCANNED_INDEX_MAX, ScopeIndex } from '../../src/engine/search';
 import type { StoredMessage } from '../../src/engine/types';
 
 const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket puzzle rocket lantern harbor meadow pepper'.split(' ');
@@ -75,5 +75,51 @@ describe('GIVEN a scope index', () => {
 		index.add(messages.slice(40, 60));
 		expect(index.size).toBe(100);
 		expect(index.search('garden river', 10)).toEqual(before);
+	});
+});
+
+describe('GIVEN the two ways an index keeps its terms', () => {
+	const queries = ['tomato violin', 'rocket harbor meadow', 'coffee', 'pasta jacket puzzle pepper', 'Member3 garden', 'Sol lantern'];
+	const ranking = (index: ScopeIndex, query: string, since?: number) => index.search(query, 40, since).map((hit) => `${hit.message.id} ${hit.score}`);
+
+	it('THEN an index scanning the terms of every message ranks exactly as one keeping postings by term, before and after a removal', () => {
+		const messages = conversation(700, 11);
+		const scanned = new ScopeIndex(Number.POSITIVE_INFINITY);
+		const inverted = new ScopeIndex(0);
+		scanned.add(messages);
+		inverted.add(messages);
+		for (const query of queries) {
+			expect(ranking(scanned, query).length).toBeGreaterThan(0);
+			expect(ranking(scanned, query)).toEqual(ranking(inverted, query));
+			expect(ranking(scanned, query, messages[350]!.ts)).toEqual(ranking(inverted, query, messages[350]!.ts));
+		}
+		const removed = messages.filter((_, at) => at % 7 === 0).map((message) => message.id);
+		scanned.remove(removed);
+		inverted.remove(removed);
+		for (const query of queries) expect(ranking(scanned, query)).toEqual(ranking(inverted, query));
+	});
+
+	it('THEN an index that grows past the scanned size, a few messages at a time, ranks as one built at once', () => {
+		const messages = conversation(SCANNED_INDEX_MAX + 150, 5);
+		const grown = new ScopeIndex();
+		for (let at = 0; at < messages.length; at += 3) grown.add(messages.slice(at, at + 3));
+		const built = new ScopeIndex(0);
+		built.add(messages);
+		for (const query of queries) expect(ranking(grown, query)).toEqual(ranking(built, query));
+		expect(grown.neighbour('m10', 1)?.id).toBe('m11');
+		expect(grown.get('m300')?.id).toBe('m300');
+	});
+
+	it('THEN it knows its own size, and a small channel costs little beyond its messages', () => {
+		const index = new ScopeIndex();
+		const empty = index.bytes;
+		const messages = conversation(10);
+		index.add(messages);
+		const text = messages.reduce((sum, message) => sum + message.text.length, 0);
+		expect(index.bytes).toBeGreaterThan(empty + text);
+		// The messages' objects (some 220 bytes each with their ids) and their text, then the index's arrays.
+		expect(index.bytes - text - 10 * 220).toBeLessThan(2_000);
+		index.add(conversation(400).slice(10));
+		expect(index.bytes).toBeGreaterThan(empty + 400 * 220);
 	});
 });

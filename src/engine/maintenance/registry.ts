@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from '../keys';
 import type { MemoryStore } from '../store';
+import { fnv1a } from '../text';
 
 /** What the registries list: the owners of directories, the archives' scopes, the authors with an author index. */
 export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors';
@@ -86,8 +87,5 @@ export class Registry {
 }
 
 function bucketKey(kind: RegistryKind, id: string): string {
-	// FNV-1a: stable across processes and versions, unlike a language hash.
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
-	return Keys.registry(kind, (hash >>> 0) % REGISTRY_BUCKETS);
+	return Keys.registry(kind, (fnv1a(id) >>> 0) % REGISTRY_BUCKETS);
 }
