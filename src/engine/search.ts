@@ -100,20 +100,30 @@ function bm25(count: number, length: number, averageLength: number): number {
 	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
 }
 
-/** Per message, in {@link ScopeIndex}'s `stats`: distinct raw tokens of its text, of its surroundings, of its author's name; tokens of its line; where its terms start. */
+/**
+ * Per message, in {@link ScopeIndex}'s `stats`: distinct raw tokens of its text, of its surroundings, of its author's
+ * name; tokens of its line; where its terms start; who wrote it (see {@link Speaker}).
+ */
 const TEXT_LENGTH = 0;
 const AROUND_LENGTH = 1;
 const NAME_LENGTH = 2;
 const LINE_TOKENS = 3;
 const TERMS_START = 4;
-const STRIDE = 5;
+const SPEAKER = 5;
+const STRIDE = 6;
 
-/** What a message costs in memory besides the index's arrays, measured on chat messages: the object, its id strings and name. */
-const MESSAGE_BYTES = 220;
+/** What a message's id and text strings cost beyond their characters, with their slots in the index. */
+const MESSAGE_BYTES = 72;
+
+/** A message's fields besides its id, text and time: few in a channel, so kept once each. */
+type Speaker = Pick<StoredMessage, 'role' | 'authorId' | 'authorName' | 'personaId'>;
+
+/** Up to this many speakers an index finds a message's by a scan, past it through a map. */
+const SCANNED_SPEAKERS = 32;
 
 function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
 	if (needed <= array.length) return array;
-	const next = new Int32Array(Math.max(needed, array.length * 2));
+	const next = new Int32Array(Math.max(needed, Math.ceil(array.length * 1.5)));
 	next.set(array);
 	return next;
 }
@@ -190,18 +200,25 @@ interface TermPostings {
  * and its author's name. The surroundings are not indexed twice: a query derives them from the
  * postings of the words themselves, so the index holds each word of each message once.
  *
- * The index holds the messages and integers only, in typed arrays: up to {@link SCANNED_INDEX_MAX} messages
+ * The index keeps no message objects: each message's id and text, its time and its speaker in columns, from
+ * which the messages a query returns are made. Its terms are integers, in typed arrays: up to {@link SCANNED_INDEX_MAX} messages
  * each message's term keys, scanned by a query; past it postings by term ({@link PostingBlocks}), of which a
  * query reads the distinctive terms' (see {@link COMMON_TERM_SHARE}), at most {@link MAX_POSTINGS_READ} each.
  * Queries score in scratch arrays shared by every index.
  */
 export class ScopeIndex {
-	private messages: StoredMessage[] = [];
-	/** Place of each message id, kept once the index is past {@link SCANNED_INDEX_MAX} (below it a scan is as quick). */
-	private place: Map<string, number> | null = null;
-	private stats: Int32Array<ArrayBuffer> = new Int32Array(STRIDE * 8);
+	private ids: string[] = [];
+	private texts: string[] = [];
+	/** A plain array of numbers: for the few messages of most channels, cheaper than a typed array's own objects. */
+	private times: number[] = [];
+	private speakers: Speaker[] = [];
+	/** Past {@link SCANNED_SPEAKERS}: each speaker's number, by {@link speakerKey}. */
+	private speakerNumbers: Map<string, number> | null = null;
+	/** Past {@link SCANNED_INDEX_MAX}, the places in the order of their ids, for a binary search (below it a scan is as quick). */
+	private order: Int32Array<ArrayBuffer> | null = null;
+	private stats: Int32Array<ArrayBuffer> = new Int32Array(STRIDE * 4);
 	/** Below {@link SCANNED_INDEX_MAX}: each message's `(term key, count)` pairs, from its `TERMS_START`. */
-	private terms: Int32Array<ArrayBuffer> | null = new Int32Array(64);
+	private terms: Int32Array<ArrayBuffer> | null = new Int32Array(32);
 	private termsUsed = 0;
 	/** Past {@link SCANNED_INDEX_MAX}: postings by term key. */
 	private postings: PostingBlocks | null = null;
@@ -215,19 +232,19 @@ export class ScopeIndex {
 
 	/** Messages in the index. */
 	public get size(): number {
-		return this.messages.length;
+		return this.ids.length;
 	}
 
 	/** What the index holds in memory, in bytes, with its messages (estimated from their text). */
 	public get bytes(): number {
-		const places = this.place ? this.place.size * 60 : 0;
-		return 200 + this.messages.length * 8 + this.stats.byteLength + (this.terms?.byteLength ?? 0) + (this.postings?.bytes ?? 0) + places + this.messageBytes;
+		const speakers = this.speakers.length * 120 + (this.speakerNumbers ? this.speakerNumbers.size * 80 : 0);
+		return 400 + this.stats.byteLength + (this.terms?.byteLength ?? 0) + (this.order?.byteLength ?? 0) + (this.postings?.bytes ?? 0) + speakers + this.messageBytes;
 	}
 
 	/** Adds messages in archive order; a message already indexed is skipped. */
 	public add(messages: readonly StoredMessage[]): void {
 		// Raw tokens of the newest messages, whose surroundings are not complete yet.
-		const recent = this.messages.slice(-2 * AROUND_WINDOW).map((message) => new Set(tokenize(message.text)));
+		const recent = this.texts.slice(-2 * AROUND_WINDOW).map((text) => new Set(tokenize(text)));
 		for (const message of messages) {
 			if (this.placeOf(message.id) !== undefined) continue;
 			this.append(message, recent);
@@ -235,20 +252,52 @@ export class ScopeIndex {
 	}
 
 	private placeOf(id: string): number | undefined {
-		if (this.place) return this.place.get(id);
-		const messages = this.messages;
-		for (let at = messages.length - 1; at >= 0; at--) if (messages[at]!.id === id) return at;
-		return undefined;
+		if (!this.order) {
+			const at = this.ids.lastIndexOf(id);
+			return at < 0 ? undefined : at;
+		}
+		const rank = this.rankOf(id);
+		const at = this.order[rank];
+		return rank < this.ids.length && this.ids[at!] === id ? at : undefined;
+	}
+
+	/** Where `id` is or would go among the ids in order (past {@link SCANNED_INDEX_MAX}). */
+	private rankOf(id: string): number {
+		const order = this.order!;
+		let low = 0;
+		let high = this.ids.length;
+		while (low < high) {
+			const middle = (low + high) >> 1;
+			if (compareIds(this.ids[order[middle]!]!, id) < 0) low = middle + 1;
+			else high = middle;
+		}
+		return low;
+	}
+
+	/** Files the newest place among the ids in order: at the end for an id above all others, as Discord's are. */
+	private fileId(at: number): void {
+		const order = (this.order = grown(this.order!, at + 1));
+		const id = this.ids[at]!;
+		if (at === 0 || compareIds(this.ids[order[at - 1]!]!, id) < 0) {
+			order[at] = at;
+			return;
+		}
+		const rank = this.rankOf(id);
+		order.copyWithin(rank + 1, rank, at);
+		order[rank] = at;
 	}
 
 	private append(message: StoredMessage, recent: Set<string>[]): void {
-		const at = this.messages.length;
-		this.messages.push(message);
-		this.place?.set(message.id, at);
-		this.messageBytes += MESSAGE_BYTES + message.text.length;
+		const at = this.ids.length;
+		this.ids.push(message.id);
+		this.texts.push(message.text);
+		this.times.push(message.ts);
+		if (this.order) this.fileId(at);
+		this.messageBytes += MESSAGE_BYTES + message.id.length + message.text.length;
 		this.stats = grown(this.stats, STRIDE * (at + 1));
 		const stats = this.stats;
 		const base = STRIDE * at;
+		stats[base + SPEAKER] = this.speakerNumber(message);
 		// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
 		stats[base + LINE_TOKENS] = uncachedTokenCount(messageLine(message));
 
@@ -277,7 +326,38 @@ export class ScopeIndex {
 			stats[slot] = surroundingTokens(recent, other, at);
 			this.aroundTotal += stats[slot]!;
 		}
-		if (this.terms && this.messages.length > this.scannedUpTo) this.invert();
+		if (this.terms && this.ids.length > this.scannedUpTo) this.invert();
+	}
+
+	private speakerNumber(message: StoredMessage): number {
+		const { role, authorId, authorName, personaId } = message;
+		if (this.speakerNumbers) {
+			const key = speakerKey(message);
+			let number = this.speakerNumbers.get(key);
+			if (number === undefined) {
+				number = this.speakers.push({ role, authorId, authorName, personaId }) - 1;
+				this.speakerNumbers.set(key, number);
+			}
+			return number;
+		}
+		const found = this.speakers.findIndex((speaker) => speaker.role === role && speaker.authorId === authorId && speaker.authorName === authorName && speaker.personaId === personaId);
+		if (found >= 0) return found;
+		const number = this.speakers.push({ role, authorId, authorName, personaId }) - 1;
+		if (this.speakers.length > SCANNED_SPEAKERS) this.speakerNumbers = new Map(this.speakers.map((speaker, at) => [speakerKey(speaker), at]));
+		return number;
+	}
+
+	/** The message at place `at`, made from the columns. */
+	private message(at: number): StoredMessage {
+		const { role, authorId, authorName, personaId } = this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
+		// The fields in the order stored messages have them.
+		const message = { id: this.ids[at]!, role } as StoredMessage;
+		if (authorId !== undefined) message.authorId = authorId;
+		if (authorName !== undefined) message.authorName = authorName;
+		message.text = this.texts[at]!;
+		message.ts = this.times[at]!;
+		if (personaId !== undefined) message.personaId = personaId;
+		return message;
 	}
 
 	private storeTerm(key: number, count: number): void {
@@ -288,14 +368,15 @@ export class ScopeIndex {
 	/** Past {@link SCANNED_INDEX_MAX}: postings by term and a map of places replace the scanned terms. */
 	private invert(): void {
 		const postings = new PostingBlocks();
-		for (let at = 0; at < this.messages.length; at++) {
-			const end = at + 1 < this.messages.length ? this.stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
+		const total = this.ids.length;
+		for (let at = 0; at < total; at++) {
+			const end = at + 1 < total ? this.stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
 			for (let pair = this.stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) postings.add(this.terms![pair]!, at, this.terms![pair + 1]!);
 		}
 		this.postings = postings;
 		this.terms = null;
 		this.termsUsed = 0;
-		this.place = new Map(this.messages.map((message, at) => [message.id, at]));
+		this.order = Int32Array.from(this.ids.keys()).sort((a, b) => compareIds(this.ids[a]!, this.ids[b]!));
 	}
 
 	/**
@@ -305,11 +386,15 @@ export class ScopeIndex {
 	public remove(ids: Iterable<string>): void {
 		const gone = new Set([...ids].filter((id) => this.placeOf(id) !== undefined));
 		if (gone.size === 0) return;
-		const kept = this.messages.filter((message) => !gone.has(message.id));
-		this.messages = [];
-		this.place = null;
-		this.stats = new Int32Array(STRIDE * 8);
-		this.terms = new Int32Array(64);
+		const kept = [...this.all()].filter((message) => !gone.has(message.id));
+		this.ids = [];
+		this.texts = [];
+		this.times = [];
+		this.speakers = [];
+		this.speakerNumbers = null;
+		this.order = null;
+		this.stats = new Int32Array(STRIDE * 4);
+		this.terms = new Int32Array(32);
 		this.termsUsed = 0;
 		this.postings = null;
 		this.textTotal = this.aroundTotal = this.nameTotal = this.messageBytes = 0;
@@ -319,22 +404,25 @@ export class ScopeIndex {
 	/** The message `offset` places after (or, negative, before) `id` in the archive. */
 	public neighbour(id: string, offset: number): StoredMessage | undefined {
 		const at = this.placeOf(id);
-		return at === undefined ? undefined : this.messages[at + offset];
+		return at === undefined || at + offset < 0 || at + offset >= this.ids.length ? undefined : this.message(at + offset);
 	}
 
 	public get(id: string): StoredMessage | undefined {
 		const at = this.placeOf(id);
-		return at === undefined ? undefined : this.messages[at];
+		return at === undefined ? undefined : this.message(at);
 	}
 
-	/** Tokens of the message's line (see {@link messageLine}), when this index holds this very message. */
+	/** Tokens of the message's line (see {@link messageLine}), when this index holds this message as it is. */
 	public lineTokens(message: StoredMessage): number | undefined {
 		const at = this.placeOf(message.id);
-		return at !== undefined && this.messages[at] === message ? this.stats[STRIDE * at + LINE_TOKENS] : undefined;
+		if (at === undefined || this.texts[at] !== message.text || this.times[at] !== message.ts) return undefined;
+		const speaker = this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
+		return speaker.role === message.role && speaker.authorId === message.authorId && speaker.authorName === message.authorName ? this.stats[STRIDE * at + LINE_TOKENS] : undefined;
 	}
 
-	public all(): IterableIterator<StoredMessage> {
-		return this.messages.values();
+	/** Every message, oldest first. */
+	public *all(): IterableIterator<StoredMessage> {
+		for (let at = 0; at < this.ids.length; at++) yield this.message(at);
 	}
 
 	/**
@@ -343,7 +431,7 @@ export class ScopeIndex {
 	 * {@link COMMON_TERM_SHARE}).
 	 */
 	public search(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): SearchHit[] {
-		const total = this.messages.length;
+		const total = this.ids.length;
 		if (total === 0) return [];
 		const keys = [...analyse(query, 0).terms.keys()];
 		if (keys.length === 0) return [];
@@ -385,7 +473,7 @@ export class ScopeIndex {
 		}
 		// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
 		const final = new Float64Array(touched.length);
-		touched.forEach((at, index) => (final[index] = this.messages[at]!.ts >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY));
+		touched.forEach((at, index) => (final[index] = this.times[at]! >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY));
 		for (const at of touched) {
 			scores[at] = 0;
 			matched[at] = 0;
@@ -395,7 +483,7 @@ export class ScopeIndex {
 		const ranked: { at: number; score: number }[] = [];
 		touched.forEach((at, index) => final[index]! >= floor && final[index] !== Number.NEGATIVE_INFINITY && ranked.push({ at, score: final[index]! }));
 		ranked.sort((a, b) => b.score - a.score || a.at - b.at);
-		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.messages[at]!, score: value }));
+		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.message(at), score: value }));
 	}
 
 	/**
@@ -424,7 +512,7 @@ export class ScopeIndex {
 	/** The query's distinctive terms that the index knows, with their postings (the newest {@link MAX_POSTINGS_READ} of each). */
 	private chosenTerms(keys: readonly number[]): TermPostings[] {
 		const known = this.termPostings(keys).filter((term) => term.ownHeld > 0);
-		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.messages.length * COMMON_TERM_SHARE));
+		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.ids.length * COMMON_TERM_SHARE));
 		const distinctive = known.filter((term) => term.ownHeld <= common);
 		return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
 	}
@@ -447,7 +535,7 @@ export class ScopeIndex {
 		});
 		const terms = this.terms!;
 		const stats = this.stats;
-		const total = this.messages.length;
+		const total = this.ids.length;
 		for (let at = 0; at < total; at++) {
 			const end = at + 1 < total ? stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
 			for (let pair = stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) {
@@ -470,6 +558,15 @@ export class ScopeIndex {
 		}
 		return found;
 	}
+}
+
+/** A total order of message ids that puts Discord's in their numeric order (a longer one is larger). */
+function compareIds(a: string, b: string): number {
+	return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function speakerKey({ role, authorId, authorName, personaId }: Speaker): string {
+	return JSON.stringify([role, authorId ?? null, authorName ?? null, personaId ?? null]);
 }
 
 /** Distinct raw tokens of the messages around `at` (the newest of `recent` being `newest`), among those up to `newest`. */

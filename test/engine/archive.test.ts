@@ -119,12 +119,12 @@ describe('GIVEN more channels than MEMORY_INDEX_CACHE_MB holds indexes for', () 
 		const map = new CountingMap();
 		const clock = new TestClock();
 		const engine = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, config: { indexCacheMb: 1 }, now: clock.now });
-		const channels = Array.from({ length: 300 }, (_, at) => (810_000_000_000_100_000n + BigInt(at)).toString());
+		const channels = Array.from({ length: 500 }, (_, at) => (810_000_000_000_100_000n + BigInt(at)).toString());
 		for (const [at, channelId] of channels.entries()) {
 			clock.advance(1000);
 			await engine.recordTurn(turn({ channelId, text: `my locker code word is zebra${at}`, reply: 'noted', timestamp: clock.current }));
 			// Enough turns after it that the code word is past the recent window: only the archive's index finds it.
-			for (let filler = 0; filler < 6; filler++) {
+			for (let filler = 0; filler < 5; filler++) {
 				clock.advance(1000);
 				await engine.recordTurn(turn({ channelId, text: `ordinary chatter ${filler}`, reply: 'sure', timestamp: clock.current }));
 			}
@@ -134,14 +134,14 @@ describe('GIVEN more channels than MEMORY_INDEX_CACHE_MB holds indexes for', () 
 			const built = await engine.buildContext(ask({ channelId: channels[at]!, query: `what is my locker code word zebra${at}?` }));
 			return { relevant: built.blocks.find((block) => block.tier === 'relevant')?.text ?? '', reads: map.reads };
 		};
-		// Each channel's index is loaded once, oldest first: 300 of them (some 5 KB each) do not fit in 1 MiB.
+		// Each channel's index is loaded once, oldest first: 500 of them (some 3 KB each) do not fit in 1 MiB.
 		// The code word itself is quoted by the summary's digest; the relevant tier shows the reply next to it, found through the index.
 		const first: string[] = [];
 		for (let at = 0; at < channels.length; at++) first.push((await context(at)).relevant);
 		for (const relevant of first) expect(relevant).toContain('Sol: noted');
-		const newest = await context(299);
+		const newest = await context(499);
 		const evicted = await context(0);
-		expect(newest.relevant).toBe(first[299]);
+		expect(newest.relevant).toBe(first[499]);
 		expect(evicted.relevant).toBe(first[0]);
 		// The evicted channel's context read its archive chunk again; the cached one did not.
 		expect(evicted.reads).toBeGreaterThan(newest.reads);
