@@ -85,7 +85,7 @@ interface LoadedArchive {
 export class Archive {
 	private readonly loaded: LRUCache<string, LoadedArchive>;
 	/** The chunk each recent append ended with, and the head it made: the next append there need not read it. */
-	private readonly tails = new LRUCache<string, { head: ArchiveHead; chunk: readonly StoredMessage[] }>({ max: 1_000 });
+	private readonly tails = new LRUCache<string, { head: ArchiveHead; chunk: readonly StoredMessage[] }>({ max: 256 });
 	/** Loads in flight, by scope and head. */
 	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;

@@ -40,7 +40,7 @@ export class AuthorIndex {
 		private readonly store: MemoryStore,
 		private readonly registry?: Registry,
 		private readonly flushMs = AUTHOR_FLUSH_MS,
-		maxAuthors = 50_000,
+		maxAuthors = 20_000,
 		/** Told when the timer's write of the counts fails (they are kept for the next). */
 		private readonly onFlushError: (error: unknown) => void = () => undefined
 	) {

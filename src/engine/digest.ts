@@ -158,7 +158,7 @@ export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classif
 }
 
 // A message is classified again on every turn it stays in the window: the last verdicts are kept.
-const verdicts = new LRUCache<string, Classification>({ max: 20_000 });
+const verdicts = new LRUCache<string, Classification>({ max: 5_000 });
 
 /** {@link classify}, remembered by role and text. */
 function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): Classification {

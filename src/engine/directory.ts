@@ -55,7 +55,7 @@ export class ScopeDirectory {
 	 * Listings this process wrote, by entry key, while they still cover the entry (see {@link track}): when they
 	 * expire in each kind of directory and a hash of what they name, not the listings, whose strings would stay alive.
 	 */
-	private readonly written = new LRUCache<string, WrittenListing>({ max: 100_000 });
+	private readonly written = new LRUCache<string, WrittenListing>({ max: 25_000 });
 
 	public constructor(
 		private readonly store: MemoryStore,

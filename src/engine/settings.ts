@@ -45,7 +45,7 @@ export class SettingsRepository {
 		private readonly store: MemoryStore,
 		cacheMs = 5_000
 	) {
-		this.users = new LRUCache({ max: 50_000, ttl: cacheMs });
+		this.users = new LRUCache({ max: 20_000, ttl: cacheMs });
 		this.servers = new LRUCache({ max: 10_000, ttl: cacheMs });
 	}
 

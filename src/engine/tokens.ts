@@ -2,9 +2,9 @@ import { countTokens, setMergeCacheSize } from 'gpt-tokenizer';
 import { LRUCache } from 'lru-cache';
 
 // Lines recur across contexts (the same message in many replies), so their counts are cached.
-const cache = new LRUCache<string, number>({ max: 20_000 });
+const cache = new LRUCache<string, number>({ max: 5_000 });
 // The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
-setMergeCacheSize(20_000);
+setMergeCacheSize(5_000);
 
 /** Real BPE token count (o200k_base, as GPT-4o and later) of one piece of text. */
 export function tokenCount(text: string): number {

@@ -24,7 +24,7 @@ type Bucket = Record<string, 1>;
  * written again until its id stays.
  */
 export class Registry {
-	private readonly known = new LRUCache<string, true>({ max: 200_000, ttl: REGISTRY_RECHECK_MS });
+	private readonly known = new LRUCache<string, true>({ max: 50_000, ttl: REGISTRY_RECHECK_MS });
 
 	public constructor(private readonly store: MemoryStore) {}
 
