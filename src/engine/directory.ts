@@ -5,8 +5,8 @@ import { DM_SERVER_ID, Keys } from './keys';
 import { keptPastExpiryMs } from './maintenance/grace';
 import type { Registry } from './maintenance/registry';
 import type { MemoryStore } from './store';
-import type { ShortTermEntry } from './types';
 import { fnv1a } from './text';
+import type { ShortTermEntry } from './types';
 
 /**
  * How long the listing of a steady conversation may go unwritten: capture writes it this much past the
@@ -189,7 +189,6 @@ export class ScopeDirectory {
 
 }
 
-/** Whether two listings name the same entry in the same place (everything but their times). */
 /** When the listings this process wrote of one entry expire, in each kind of directory (0: none written), and {@link scopeHash} of them. */
 interface WrittenListing {
 	scope: number;
