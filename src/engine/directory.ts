@@ -117,8 +117,14 @@ export class ScopeDirectory {
 				const [kind, id] = owners.get(directoryKey)!;
 				// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
 				await this.registry?.note(kind, id);
-				await merge();
-				for (const listing of listings) this.noteWritten(kind, listing);
+				const stored = await merge();
+				// What the directory now holds, which may be a newer listing than ours (a concurrent turn's, without the
+				// slack of a steady one): merges run one at a time in store order, and so do these notes.
+				for (const { key } of listings) {
+					const kept = stored?.[key];
+					if (kept) this.noteWritten(kind, kept);
+					else this.written.delete(key);
+				}
 				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
 				if (kind === 'users') void this.store.readBack.confirm<Listings>(directoryKey, (stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated), merge);
 				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
