@@ -66,7 +66,12 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	for (const { entry: other } of otherEntries) if (other) collect(other.messages);
 	collect(hits.map((hit) => hit.message));
 	// The relevant tier also shows the hits' neighbours: their authors must be looked up too.
-	collect(hits.flatMap((hit) => [index?.neighbour(hit.message.id, 1), index?.neighbour(hit.message.id, -1)].filter((message): message is StoredMessage => Boolean(message))));
+	for (const { message } of hits) {
+		for (const offset of [1, -1]) {
+			const authorId = index?.neighbourAuthorId(message.id, offset);
+			if (authorId) authors.add(authorId);
+		}
+	}
 	const authorIds = [...authors];
 	const levels = await deps.settings.manyUsers(authorIds);
 	const invisible = new Set(authorIds.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));

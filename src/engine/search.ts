@@ -172,24 +172,34 @@ class PostingBlocks {
 		return block === undefined ? 0 : this.data[block + 3]!;
 	}
 
-	/** The term's newest `limit` postings, as `[place, count, …]`, newest first. */
-	public read(key: number, limit: number): number[] {
-		const out: number[] = [];
+	/** Copies the term's newest `limit` postings, as `[place, count, …]` newest first, into the query's scratch from `start`; returns where they end. */
+	public read(key: number, limit: number, start: number): number {
 		const data = this.data;
+		const end = start + 2 * Math.min(limit, this.held(key));
+		const out = readings(end);
+		let at = start;
 		let block = this.newest.get(key) ?? -1;
-		while (block >= 0 && out.length < 2 * limit) {
-			for (let pair = data[block + 2]! - 1; pair >= 0 && out.length < 2 * limit; pair--) out.push(data[block + 4 + 2 * pair]!, data[block + 5 + 2 * pair]!);
+		while (block >= 0 && at < end) {
+			for (let pair = data[block + 2]! - 1; pair >= 0 && at < end; pair--) {
+				out[at++] = data[block + 4 + 2 * pair]!;
+				out[at++] = data[block + 5 + 2 * pair]!;
+			}
 			block = data[block]!;
 		}
-		return out;
+		return at;
 	}
 }
 
-/** One query term's postings in its two fields, and how many messages hold it in its words. */
+/**
+ * One query term's postings in its two fields, as ranges of the query's scratch (see {@link readings}), and how
+ * many messages hold it in each.
+ */
 interface TermPostings {
-	own: number[];
+	ownStart: number;
+	ownEnd: number;
 	ownHeld: number;
-	name: number[];
+	nameStart: number;
+	nameEnd: number;
 	nameHeld: number;
 }
 
@@ -413,6 +423,13 @@ export class ScopeIndex {
 		return at === undefined ? undefined : this.message(at);
 	}
 
+	/** Who wrote the message `offset` places after (or, negative, before) `id`, without making it. */
+	public neighbourAuthorId(id: string, offset: number): string | undefined {
+		const at = this.placeOf(id);
+		if (at === undefined || at + offset < 0 || at + offset >= this.ids.length) return undefined;
+		return this.speakers[this.stats[STRIDE * (at + offset) + SPEAKER]!]!.authorId;
+	}
+
 	/** Tokens of the message's line (see {@link messageLine}), when this index holds this message as it is. */
 	public lineTokens(message: StoredMessage): number | undefined {
 		const at = this.placeOf(message.id);
@@ -438,51 +455,60 @@ export class ScopeIndex {
 		if (keys.length === 0) return [];
 		const terms = this.chosenTerms(keys);
 		if (terms.length === 0) return [];
-		const { scores, matched, lastTerm } = scratch(total);
+		const { scores, matched, lastTerm, touched } = scratch(total);
+		const postings = readings(0);
 		const stats = this.stats;
-		const touched: number[] = [];
+		let touchedCount = 0;
 		const textAverage = this.textTotal / total;
 		const aroundAverage = this.aroundTotal / total || 1;
 		const nameAverage = this.nameTotal / total || 1;
 		let term = 0;
 		/** Adds one field's score of the current term to a message. */
 		const score = (at: number, value: number) => {
-			if (matched[at] === 0) touched.push(at);
+			if (matched[at] === 0) touched[touchedCount++] = at;
 			scores[at] = scores[at]! + value;
 			if (lastTerm[at] !== term) {
 				lastTerm[at] = term;
 				matched[at] = matched[at]! + 1;
 			}
 		};
-		for (const { own, ownHeld, name, nameHeld } of terms) {
+		for (const { ownStart, ownEnd, ownHeld, nameStart, nameEnd, nameHeld } of terms) {
 			term++;
 			if (ownHeld > 0) {
 				const weight = idf(total, ownHeld);
-				for (let index = 0; index < own.length; index += 2) {
-					const at = own[index]!;
-					score(at, weight * bm25(own[index + 1]!, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
+				for (let index = ownStart; index < ownEnd; index += 2) {
+					const at = postings[index]!;
+					score(at, weight * bm25(postings[index + 1]!, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
 				}
-				this.scoreSurroundings(own, total, aroundAverage, score);
+				this.scoreSurroundings(postings, ownStart, ownEnd, total, aroundAverage, score);
 			}
 			if (nameHeld > 0) {
 				const weight = AUTHOR_BOOST * idf(total, nameHeld);
-				for (let index = 0; index < name.length; index += 2) {
-					const at = name[index]!;
-					score(at, weight * bm25(name[index + 1]!, stats[STRIDE * at + NAME_LENGTH]!, nameAverage));
+				for (let index = nameStart; index < nameEnd; index += 2) {
+					const at = postings[index]!;
+					score(at, weight * bm25(postings[index + 1]!, stats[STRIDE * at + NAME_LENGTH]!, nameAverage));
 				}
 			}
 		}
 		// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
-		const final = new Float64Array(touched.length);
-		touched.forEach((at, index) => (final[index] = this.times[at]! >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY));
-		for (const at of touched) {
+		const { finals, picked } = scratch(total);
+		for (let index = 0; index < touchedCount; index++) {
+			const at = touched[index]!;
+			finals[index] = this.times[at]! >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY;
 			scores[at] = 0;
 			matched[at] = 0;
 			lastTerm[at] = 0;
 		}
-		const floor = touched.length > limit ? kthLargest(final.slice(), limit) : Number.NEGATIVE_INFINITY;
+		let floor = Number.NEGATIVE_INFINITY;
+		if (touchedCount > limit) {
+			picked.set(finals.subarray(0, touchedCount));
+			floor = kthLargest(picked.subarray(0, touchedCount), limit);
+		}
 		const ranked: { at: number; score: number }[] = [];
-		touched.forEach((at, index) => final[index]! >= floor && final[index] !== Number.NEGATIVE_INFINITY && ranked.push({ at, score: final[index]! }));
+		for (let index = 0; index < touchedCount; index++) {
+			const value = finals[index]!;
+			if (value >= floor && value !== Number.NEGATIVE_INFINITY) ranked.push({ at: touched[index]!, score: value });
+		}
 		ranked.sort((a, b) => b.score - a.score || a.at - b.at);
 		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.message(at), score: value }));
 	}
@@ -491,44 +517,52 @@ export class ScopeIndex {
 	 * The surroundings field of one term: each message within {@link AROUND_WINDOW} of a message holding
 	 * the term counts its occurrences there.
 	 */
-	private scoreSurroundings(postings: readonly number[], total: number, averageLength: number, add: (at: number, value: number) => void): void {
-		const { around } = scratch(total);
-		const near: number[] = [];
-		for (let index = 0; index < postings.length; index += 2) {
+	private scoreSurroundings(postings: Int32Array, start: number, end: number, total: number, averageLength: number, add: (at: number, value: number) => void): void {
+		const { around, near } = scratch(total);
+		let nearCount = 0;
+		for (let index = start; index < end; index += 2) {
 			const at = postings[index]!;
 			const count = postings[index + 1]!;
 			for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(total - 1, at + AROUND_WINDOW); other++) {
 				if (other === at) continue;
-				if (around[other] === 0) near.push(other);
+				if (around[other] === 0) near[nearCount++] = other;
 				around[other] = around[other]! + count;
 			}
 		}
-		const weight = AROUND_BOOST * idf(total, near.length);
-		for (const at of near) {
+		const weight = AROUND_BOOST * idf(total, nearCount);
+		for (let index = 0; index < nearCount; index++) {
+			const at = near[index]!;
 			add(at, weight * bm25(around[at]!, this.stats[STRIDE * at + AROUND_LENGTH]!, averageLength));
 			around[at] = 0;
 		}
 	}
 
-	/** The query's distinctive terms that the index knows, with their postings (the newest {@link MAX_POSTINGS_READ} of each). */
+	/**
+	 * The query's distinctive terms that the index knows (see {@link COMMON_TERM_SHARE}), with their postings copied
+	 * to the query's scratch: the newest {@link MAX_POSTINGS_READ} of each.
+	 */
 	private chosenTerms(keys: readonly number[]): TermPostings[] {
-		const known = this.termPostings(keys).filter((term) => term.ownHeld > 0);
 		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.ids.length * COMMON_TERM_SHARE));
-		const distinctive = known.filter((term) => term.ownHeld <= common);
-		return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
+		if (!this.postings) return distinctiveTerms(this.scannedTerms(keys), common);
+		const postings = this.postings;
+		// Counted first, so that the postings of a common term are never copied.
+		const chosen = distinctiveTerms(
+			keys.map((key) => ({ key, ownHeld: postings.held(key), nameHeld: postings.held(key | 1) })),
+			common
+		);
+		let cursor = 0;
+		return chosen.map(({ key, ownHeld, nameHeld }) => {
+			const ownStart = cursor;
+			cursor = postings.read(key, MAX_POSTINGS_READ, cursor);
+			const nameStart = cursor;
+			cursor = nameHeld > 0 ? postings.read(key | 1, MAX_POSTINGS_READ, cursor) : cursor;
+			return { ownStart, ownEnd: nameStart, ownHeld, nameStart, nameEnd: cursor, nameHeld };
+		});
 	}
 
-	private termPostings(keys: readonly number[]): TermPostings[] {
-		if (this.postings) {
-			const postings = this.postings;
-			return keys.map((key) => {
-				const ownHeld = postings.held(key);
-				const nameHeld = postings.held(key | 1);
-				return { own: ownHeld > 0 ? postings.read(key, MAX_POSTINGS_READ) : [], ownHeld, name: nameHeld > 0 ? postings.read(key | 1, MAX_POSTINGS_READ) : [], nameHeld };
-			});
-		}
-		// A scan of every message's terms, oldest first; as from postings, a term's newest MAX_POSTINGS_READ only.
-		const found = keys.map((): TermPostings => ({ own: [], ownHeld: 0, name: [], nameHeld: 0 }));
+	/** Every query term's postings, from a scan of each message's terms (below {@link SCANNED_INDEX_MAX}). */
+	private scannedTerms(keys: readonly number[]): TermPostings[] {
+		const found = keys.map(() => ({ own: [] as number[], name: [] as number[] }));
 		const slots = new Map<number, number>();
 		keys.forEach((key, slot) => {
 			slots.set(key, slot);
@@ -543,22 +577,30 @@ export class ScopeIndex {
 				const key = terms[pair]!;
 				const slot = slots.get(key);
 				if (slot === undefined) continue;
-				const term = found[slot]!;
-				if ((key & 1) === 0) {
-					term.own.push(at, terms[pair + 1]!);
-					term.ownHeld++;
-				} else {
-					term.name.push(at, terms[pair + 1]!);
-					term.nameHeld++;
-				}
+				((key & 1) === 0 ? found[slot]!.own : found[slot]!.name).push(at, terms[pair + 1]!);
 			}
 		}
-		for (const term of found) {
-			if (term.own.length > 2 * MAX_POSTINGS_READ) term.own = term.own.slice(-2 * MAX_POSTINGS_READ);
-			if (term.name.length > 2 * MAX_POSTINGS_READ) term.name = term.name.slice(-2 * MAX_POSTINGS_READ);
-		}
-		return found;
+		// As from postings, a term's newest MAX_POSTINGS_READ only.
+		let cursor = 0;
+		const copy = (list: number[]) => {
+			const kept = list.length > 2 * MAX_POSTINGS_READ ? list.slice(-2 * MAX_POSTINGS_READ) : list;
+			readings(cursor + kept.length).set(kept, cursor);
+			return (cursor += kept.length);
+		};
+		return found.map(({ own, name }) => {
+			const ownStart = cursor;
+			const ownEnd = copy(own);
+			const nameStart = cursor;
+			return { ownStart, ownEnd, ownHeld: own.length / 2, nameStart, nameEnd: copy(name), nameHeld: name.length / 2 };
+		});
 	}
+}
+
+/** The terms held by few enough messages; when there are none, the {@link RAREST_KEPT} rarest held by any. */
+function distinctiveTerms<T extends { ownHeld: number }>(terms: readonly T[], common: number): T[] {
+	const known = terms.filter((term) => term.ownHeld > 0);
+	const distinctive = known.filter((term) => term.ownHeld <= common);
+	return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
 }
 
 /** A total order of message ids that puts Discord's in their numeric order (a longer one is larger). */
@@ -585,7 +627,17 @@ function surroundingTokens(recent: readonly Set<string>[], at: number, newest: n
  * Scratch space of a query, one slot per message, shared by every index of the process (a search runs
  * to its end without yielding): the slots are left at zero after each query.
  */
-const shared = { scores: new Float64Array(0), matched: new Uint8Array(0), lastTerm: new Int32Array(0), around: new Float64Array(0) };
+const shared = {
+	scores: new Float64Array(0),
+	matched: new Uint8Array(0),
+	lastTerm: new Int32Array(0),
+	around: new Float64Array(0),
+	/** The messages a query touched, the neighbours of one term's messages, their final scores and a copy to select from. */
+	touched: new Int32Array(0),
+	near: new Int32Array(0),
+	finals: new Float64Array(0),
+	picked: new Float64Array(0)
+};
 
 function scratch(size: number): typeof shared {
 	if (shared.scores.length < size) {
@@ -594,8 +646,24 @@ function scratch(size: number): typeof shared {
 		shared.matched = new Uint8Array(capacity);
 		shared.lastTerm = new Int32Array(capacity);
 		shared.around = new Float64Array(capacity);
+		shared.touched = new Int32Array(capacity);
+		shared.near = new Int32Array(capacity);
+		shared.finals = new Float64Array(capacity);
+		shared.picked = new Float64Array(capacity);
 	}
 	return shared;
+}
+
+/** The postings a query reads, copied from the index: at least `size` long (a query fills it before it scores). */
+let postingsRead = new Int32Array(4096);
+
+function readings(size: number): Int32Array {
+	if (postingsRead.length < size) {
+		const grownTo = new Int32Array(Math.max(size, postingsRead.length * 2));
+		grownTo.set(postingsRead);
+		postingsRead = grownTo;
+	}
+	return postingsRead;
 }
 
 /** The `k`-th largest of `values` (which it reorders), by quickselect. */

@@ -70,6 +70,45 @@ function isPlainListing(value: unknown): boolean {
 	);
 }
 
+const isStrings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** A digest line exactly as the engine writes it (DigestLine's schema, checked by hand). */
+function isPlainDigestLine(value: unknown): boolean {
+	return (
+		isObject(value) &&
+		typeof value.text === 'string' &&
+		isStrings(value.sourceIds) &&
+		isTime(value.ts) &&
+		(value.kind === 'event' || value.kind === 'collapsed') &&
+		(value.authorIds === undefined || isStrings(value.authorIds))
+	);
+}
+
+/**
+ * A short-term entry exactly as the engine writes it, without a background summary (ShortTermEntry's schema,
+ * checked by hand): it is read on every turn and every reply, and zod's copy of it is most of that read's cost.
+ */
+function isPlainEntry(value: unknown): boolean {
+	return (
+		isObject(value) &&
+		(value.scope === 'user' || value.scope === 'server') &&
+		nullableString(value.userId) &&
+		typeof value.serverId === 'string' &&
+		typeof value.channelId === 'string' &&
+		nullableString(value.parentChannelId) &&
+		nullableString(value.personaId) &&
+		nullableString(value.lineageId) &&
+		Array.isArray(value.messages) &&
+		value.messages.every(isPlainMessage) &&
+		nullableString(value.summary) &&
+		(value.categories === null || (isObject(value.categories) && Object.values(value.categories).every((text) => typeof text === 'string'))) &&
+		isTime(value.lastUpdated) &&
+		Number.isFinite(value.turnsSinceRefresh) &&
+		(value.digest === undefined || value.digest === null || (Array.isArray(value.digest) && value.digest.every(isPlainDigestLine))) &&
+		value.backgroundSummary === undefined
+	);
+}
+
 const StoredMessage = z.looseObject({
 	id: z.string().min(1),
 	role: z.enum(['user', 'persona']),
@@ -174,6 +213,7 @@ export function unreadableValue(key: string): unknown {
 
 /** `data` as the engine may use it (see the top of this file); archive markers and keys of no known shape pass as they are. */
 export function readStoredValue(key: string, data: unknown): unknown {
+	if (key.startsWith('shortterm:') && isPlainEntry(data)) return data;
 	const shape = SHAPES.find(([pattern]) => pattern.test(key))?.[1];
 	if (!shape) return data;
 	const parsed = shape.safeParse(data);
