@@ -360,7 +360,7 @@ export class ScopeIndex {
 
 	/** The message at place `at`, made from the columns. */
 	private message(at: number): StoredMessage {
-		const { role, authorId, authorName, personaId } = this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
+		const { role, authorId, authorName, personaId } = this.speakerAt(at);
 		// The fields in the order stored messages have them.
 		const message = { id: this.ids[at]!, role } as StoredMessage;
 		if (authorId !== undefined) message.authorId = authorId;
@@ -414,27 +414,35 @@ export class ScopeIndex {
 
 	/** The message `offset` places after (or, negative, before) `id` in the archive. */
 	public neighbour(id: string, offset: number): StoredMessage | undefined {
-		const at = this.placeOf(id);
-		return at === undefined || at + offset < 0 || at + offset >= this.ids.length ? undefined : this.message(at + offset);
+		const at = this.placeNear(id, offset);
+		return at === undefined ? undefined : this.message(at);
 	}
 
 	public get(id: string): StoredMessage | undefined {
-		const at = this.placeOf(id);
-		return at === undefined ? undefined : this.message(at);
+		return this.neighbour(id, 0);
 	}
 
 	/** Who wrote the message `offset` places after (or, negative, before) `id`, without making it. */
 	public neighbourAuthorId(id: string, offset: number): string | undefined {
+		const at = this.placeNear(id, offset);
+		return at === undefined ? undefined : this.speakerAt(at).authorId;
+	}
+
+	/** The place `offset` places after (or, negative, before) `id`'s, when the index has both. */
+	private placeNear(id: string, offset: number): number | undefined {
 		const at = this.placeOf(id);
-		if (at === undefined || at + offset < 0 || at + offset >= this.ids.length) return undefined;
-		return this.speakers[this.stats[STRIDE * (at + offset) + SPEAKER]!]!.authorId;
+		return at === undefined || at + offset < 0 || at + offset >= this.ids.length ? undefined : at + offset;
+	}
+
+	private speakerAt(at: number): Speaker {
+		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
 
 	/** Tokens of the message's line (see {@link messageLine}), when this index holds this message as it is. */
 	public lineTokens(message: StoredMessage): number | undefined {
 		const at = this.placeOf(message.id);
 		if (at === undefined || this.texts[at] !== message.text || this.times[at] !== message.ts) return undefined;
-		const speaker = this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
+		const speaker = this.speakerAt(at);
 		return speaker.role === message.role && speaker.authorId === message.authorId && speaker.authorName === message.authorName ? this.stats[STRIDE * at + LINE_TOKENS] : undefined;
 	}
 
