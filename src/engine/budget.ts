@@ -1,3 +1,4 @@
+import { byTime } from './entry';
 import { datedLines, dayLabel, messageLine } from './format';
 import { joinedTokenCount, tokenCount } from './tokens';
 import type { StoredMessage } from './types';
@@ -31,29 +32,46 @@ export const BudgetPolicy = {
  * Picks messages, in the priority order given, while their lines (and the date lines that
  * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
  */
-export function fitMessages(
-	candidates: Iterable<StoredMessage>,
-	budget: number,
-	fixedTokens: number,
-	maxMessageTokens = Number.POSITIVE_INFINITY,
-	tokensOf: (message: StoredMessage) => number = messageTokens
-): StoredMessage[] {
-	const chosen: StoredMessage[] = [];
+export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number): StoredMessage[] {
+	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, messageTokens, timeOf).sort(byTime);
+}
+
+/**
+ * {@link fitMessages} of any items with a time and a line, in the order given (the caller puts them in
+ * time order); an item whose line takes more than `maxItemTokens` is passed over.
+ */
+export function fitByDay<T>(candidates: Iterable<T>, budget: number, fixedTokens: number, maxItemTokens: number, tokensOf: (item: T) => number, time: (item: T) => number): T[] {
+	const chosen: T[] = [];
 	const days = new Set<string>();
 	let used = fixedTokens;
-	for (const message of candidates) {
+	for (const item of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const lineTokens = tokensOf(message);
-		if (lineTokens > maxMessageTokens) continue;
-		const day = dayLabel(message.ts);
-		const cost = lineTokens + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
+		const lineTokens = tokensOf(item);
+		if (lineTokens > maxItemTokens) continue;
+		const day = dayLabel(time(item));
+		const cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
 		if (used + cost > budget) continue;
 		used += cost;
 		days.add(day);
-		chosen.push(message);
+		chosen.push(item);
 	}
-	return chosen.sort((a, b) => a.ts - b.ts || (a.id < b.id ? -1 : 1));
+	return chosen;
+}
+
+const timeOf = (message: StoredMessage) => message.ts;
+
+const dayTokens = new Map<string, number>();
+
+/** Tokens of the line `2026-03-02:` that opens a day ({@link dayLabel}'s labels are few, and so are these). */
+export function dayLineTokens(label: string): number {
+	let tokens = dayTokens.get(label);
+	if (tokens === undefined) {
+		tokens = tokenCount(`${label}:`);
+		if (dayTokens.size >= 4096) dayTokens.clear();
+		dayTokens.set(label, tokens);
+	}
+	return tokens;
 }
 
 /** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
@@ -62,21 +80,21 @@ export function messageTokens(message: StoredMessage): number {
 }
 
 /**
- * {@link measured} of a header over messages' dated lines (see {@link datedLines}), each message's line counted
- * by `tokensOf` (an index counts its messages' lines once, when it takes them).
+ * {@link measured} of a header over messages' dated lines (see {@link datedLines}), with the tokens of each
+ * message's line given (an index counts its messages' lines once, when it takes them).
  */
-export function measuredMessages(header: string, messages: readonly StoredMessage[], tokensOf: (message: StoredMessage) => number): { text: string; tokens: number } {
+export function measuredMessages(header: string, messages: readonly StoredMessage[], lineTokens: readonly number[]): { text: string; tokens: number } {
 	const lines = [header, ...datedLines(messages)];
 	let tokens = lines.length - 1 + tokenCount(header);
 	let day = '';
-	for (const message of messages) {
+	messages.forEach((message, at) => {
 		const label = dayLabel(message.ts);
 		if (label !== day) {
-			tokens += tokenCount(`${label}:`);
+			tokens += dayLineTokens(label);
 			day = label;
 		}
-		tokens += tokensOf(message);
-	}
+		tokens += lineTokens[at]!;
+	});
 	return { text: lines.join('\n'), tokens };
 }
 

@@ -1,13 +1,14 @@
 import type { Archive, ArchiveHead } from './archive';
-import { BudgetPolicy, fitMessages, measured, measuredMessages, messageTokens } from './budget';
+import { BudgetPolicy, fitByDay, fitMessages, measured, measuredMessages } from './budget';
 import type { MemoryConfig } from './config';
 import { digestLineText, renderDigest, withoutAuthors } from './digest';
-import { byTime, isExpired } from './entry';
+import { byTime, chronological, isExpired } from './entry';
 import { live, type Listings, type ScopeListing } from './directory';
 import { datedLines, dayLabel, messageLine, oneLine, relativeTime } from './format';
 import { DM_SERVER_ID, Keys } from './keys';
 import type { StoredTopics } from './longterm';
 import { profileBlock } from './profileTier';
+import type { PlaceHit, ScopeIndex } from './search';
 import type { SettingsRepository } from './settings';
 import { linesPastSummary, servableSummary } from './summarizer';
 import type { MemoryStore } from './store';
@@ -55,7 +56,7 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const index = await deps.archive.open(liveKey, archiveHead ?? null);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
 	// The relevant tier fits a few dozen messages: more hits than that would only be counted and left out.
-	const hits = index && request.query.trim() ? index.search(request.query, Math.max(50, Math.ceil(budget / 30)), retentionStart) : [];
+	const hits = index && request.query.trim() ? index.rank(request.query, Math.max(50, Math.ceil(budget / 30)), retentionStart) : [];
 
 	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
 	const authors = new Set<string>();
@@ -64,12 +65,13 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	for (const line of entry?.digest ?? []) line.authorIds?.forEach((id) => authors.add(id));
 	entry?.backgroundSummary?.authorIds.forEach((id) => authors.add(id));
 	for (const { entry: other } of otherEntries) if (other) collect(other.messages);
-	collect(hits.map((hit) => hit.message));
-	// The relevant tier also shows the hits' neighbours: their authors must be looked up too.
-	for (const { message } of hits) {
-		for (const offset of [1, -1]) {
-			const authorId = index?.neighbourAuthorId(message.id, offset);
-			if (authorId) authors.add(authorId);
+	// The relevant tier shows hits and their neighbours, read from the index without making the messages.
+	if (index) {
+		for (const { at } of hits) {
+			for (let near = Math.max(0, at - 1); near <= Math.min(index.size - 1, at + 1); near++) {
+				const authorId = index.authorIdAt(near);
+				if (authorId) authors.add(authorId);
+			}
 		}
 	}
 	const authorIds = [...authors];
@@ -109,16 +111,11 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 		left -= profile.tokens + separator;
 	}
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
-	const relevant = relevantBlock(
-		hits.filter((hit) => !shown.has(hit.message.id) && visible(hit.message) && hit.message.ts >= retentionStart),
-		(id, offset) => {
-			const neighbour = index?.neighbour(id, offset);
-			return neighbour && !shown.has(neighbour.id) && visible(neighbour) && neighbour.ts >= retentionStart ? neighbour : undefined;
-		},
-		left,
-		// The index counted its messages' lines when it took them.
-		(message) => index?.lineTokens(message) ?? messageTokens(message)
-	);
+	const showable = (at: number) => {
+		const authorId = index!.authorIdAt(at);
+		return (!authorId || !invisible.has(authorId)) && index!.timeAt(at) >= retentionStart && !shown.has(index!.idAt(at));
+	};
+	const relevant = index ? relevantBlock(index, hits, showable, left) : null;
 	if (relevant) blocks.relevant = relevant;
 
 	const ordered = (['profile', 'nudge', 'summary', 'relevant', 'recent'] as const).flatMap((tier) => (blocks[tier] ? [blocks[tier]!] : []));
@@ -323,35 +320,36 @@ function summaryLines(entry: ShortTermEntry | undefined): string[] {
 	return lines;
 }
 
-function relevantBlock(
-	hits: { message: StoredMessage; score: number }[],
-	neighbour: (id: string, offset: number) => StoredMessage | undefined,
-	budget: number,
-	tokensOf: (message: StoredMessage) => number
-): ContextBlock | null {
-	if (hits.length === 0 || budget <= 0) return null;
+/**
+ * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
+ * as many as fit (none taking more than its share), shown oldest first. Hits are places in the index
+ * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
+ */
+function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at: number) => boolean, budget: number): ContextBlock | null {
+	const usableHits = hits.filter((hit) => usable(hit.at));
+	if (usableHits.length === 0 || budget <= 0) return null;
 	const header = 'Earlier messages that may be relevant (UTC):';
-	const best = hits[0]!.score;
-	function* ranked(): Generator<StoredMessage> {
-		for (const hit of hits) {
-			yield hit.message;
-			if (hit.score < best * BudgetPolicy.neighbourScoreRatio) continue;
-			const next = neighbour(hit.message.id, 1);
-			if (next) yield next;
-			const previous = neighbour(hit.message.id, -1);
-			if (previous) yield previous;
-		}
-	}
-	const seen = new Set<string>();
-	const unique = function* () {
-		for (const message of ranked()) {
-			if (seen.has(message.id)) continue;
-			seen.add(message.id);
-			yield message;
-		}
+	const best = usableHits[0]!.score;
+	const candidates: number[] = [];
+	const offered = new Set<number>();
+	const offer = (at: number) => {
+		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
+		offered.add(at);
+		candidates.push(at);
 	};
-	const chosen = fitMessages(unique(), budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokensOf);
+	for (const { at, score } of usableHits) {
+		offer(at);
+		if (score < best * BudgetPolicy.neighbourScoreRatio) continue;
+		offer(at + 1);
+		offer(at - 1);
+	}
+	const time = (at: number) => index.timeAt(at);
+	// The index counted each message's line when it took it.
+	const tokens = (at: number) => index.lineTokensAt(at);
+	const chosen = fitByDay(candidates, budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokens, time);
 	if (chosen.length === 0) return null;
-	const { text, tokens } = measuredMessages(header, chosen, tokensOf);
-	return { tier: 'relevant', text, tokens, sourceIds: chosen.map((message) => message.id) };
+	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
+	const messages = chosen.map((at) => index.messageAt(at));
+	const { text, tokens: total } = measuredMessages(header, messages, chosen.map(tokens));
+	return { tier: 'relevant', text, tokens: total, sourceIds: messages.map((message) => message.id) };
 }

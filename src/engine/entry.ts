@@ -16,7 +16,13 @@ export function isExpired(entry: ShortTermEntry, config: MemoryConfig, now: numb
 
 /** Chronological order; message ids break ties so that the order is the same everywhere. */
 export function byTime(a: StoredMessage, b: StoredMessage): number {
-	return a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+	return chronological(a.ts, a.id, b.ts, b.id);
+}
+
+/** {@link byTime} of two messages given by their times and ids. */
+export function chronological(aTs: number, aId: string, bTs: number, bId: string): number {
+	// Compared, not subtracted: a difference of two times is a new heap number in each comparison.
+	return aTs < bTs ? -1 : aTs > bTs ? 1 : aId < bId ? -1 : aId > bId ? 1 : 0;
 }
 
 /**

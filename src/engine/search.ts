@@ -79,17 +79,28 @@ export interface SearchHit {
 	score: number;
 }
 
+/** A BM25 hit as its place in the index (see {@link ScopeIndex.rank}). */
+export interface PlaceHit {
+	at: number;
+	score: number;
+}
+
 /** The distinct raw tokens of a text (what BM25 takes as its length) and its term keys with their counts. */
 function analyse(text: string, field: 0 | 1): { tokens: Set<string>; terms: Map<number, number> } {
 	const split = tokenize(text);
+	return { tokens: new Set(split), terms: termCounts(split, field) };
+}
+
+/** The term keys of raw tokens, with how often each occurs. */
+function termCounts(tokens: readonly string[], field: 0 | 1): Map<number, number> {
 	const terms = new Map<number, number>();
-	for (const token of split) {
+	for (const token of tokens) {
 		const term = processTerm(token);
 		if (term === null) continue;
 		const key = termKey(term) | field;
 		terms.set(key, (terms.get(key) ?? 0) + 1);
 	}
-	return { tokens: new Set(split), terms };
+	return terms;
 }
 
 function idf(total: number, holding: number): number {
@@ -262,7 +273,8 @@ export class ScopeIndex {
 		}
 	}
 
-	private placeOf(id: string): number | undefined {
+	/** Where message `id` is in the index (from 0, oldest first), if it holds it. */
+	public placeOf(id: string): number | undefined {
 		if (!this.order) {
 			const at = this.ids.lastIndexOf(id);
 			return at < 0 ? undefined : at;
@@ -358,8 +370,8 @@ export class ScopeIndex {
 		return number;
 	}
 
-	/** The message at place `at`, made from the columns. */
-	private message(at: number): StoredMessage {
+	/** The message at place `at` (from 0, oldest first), made from the columns. */
+	public messageAt(at: number): StoredMessage {
 		const { role, authorId, authorName, personaId } = this.speakerAt(at);
 		// The fields in the order stored messages have them.
 		const message = { id: this.ids[at]!, role } as StoredMessage;
@@ -412,43 +424,38 @@ export class ScopeIndex {
 		this.add(kept);
 	}
 
-	/** The message `offset` places after (or, negative, before) `id` in the archive. */
-	public neighbour(id: string, offset: number): StoredMessage | undefined {
-		const at = this.placeNear(id, offset);
-		return at === undefined ? undefined : this.message(at);
-	}
-
+	/** The message with id `id`, if the index holds it. */
 	public get(id: string): StoredMessage | undefined {
-		return this.neighbour(id, 0);
-	}
-
-	/** Who wrote the message `offset` places after (or, negative, before) `id`, without making it. */
-	public neighbourAuthorId(id: string, offset: number): string | undefined {
-		const at = this.placeNear(id, offset);
-		return at === undefined ? undefined : this.speakerAt(at).authorId;
-	}
-
-	/** The place `offset` places after (or, negative, before) `id`'s, when the index has both. */
-	private placeNear(id: string, offset: number): number | undefined {
 		const at = this.placeOf(id);
-		return at === undefined || at + offset < 0 || at + offset >= this.ids.length ? undefined : at + offset;
+		return at === undefined ? undefined : this.messageAt(at);
+	}
+
+	// A message's fields by its place, read without making the message: a reply reads them for every hit and its neighbours.
+
+	public idAt(at: number): string {
+		return this.ids[at]!;
+	}
+
+	public timeAt(at: number): number {
+		return this.times[at]!;
+	}
+
+	public authorIdAt(at: number): string | undefined {
+		return this.speakerAt(at).authorId;
+	}
+
+	/** Tokens of the message's line (see {@link messageLine}), counted when the index took it. */
+	public lineTokensAt(at: number): number {
+		return this.stats[STRIDE * at + LINE_TOKENS]!;
 	}
 
 	private speakerAt(at: number): Speaker {
 		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
 
-	/** Tokens of the message's line (see {@link messageLine}), when this index holds this message as it is. */
-	public lineTokens(message: StoredMessage): number | undefined {
-		const at = this.placeOf(message.id);
-		if (at === undefined || this.texts[at] !== message.text || this.times[at] !== message.ts) return undefined;
-		const speaker = this.speakerAt(at);
-		return speaker.role === message.role && speaker.authorId === message.authorId && speaker.authorName === message.authorName ? this.stats[STRIDE * at + LINE_TOKENS] : undefined;
-	}
-
 	/** Every message, oldest first. */
 	public *all(): IterableIterator<StoredMessage> {
-		for (let at = 0; at < this.ids.length; at++) yield this.message(at);
+		for (let at = 0; at < this.ids.length; at++) yield this.messageAt(at);
 	}
 
 	/**
@@ -457,9 +464,14 @@ export class ScopeIndex {
 	 * {@link COMMON_TERM_SHARE}).
 	 */
 	public search(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): SearchHit[] {
+		return this.rank(query, limit, since).map(({ at, score }) => ({ message: this.messageAt(at), score }));
+	}
+
+	/** {@link search}'s hits as places, which a caller reads field by field: no message is made. */
+	public rank(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): PlaceHit[] {
 		const total = this.ids.length;
 		if (total === 0) return [];
-		const keys = [...analyse(query, 0).terms.keys()];
+		const keys = [...termCounts(tokenize(query), 0).keys()];
 		if (keys.length === 0) return [];
 		const terms = this.chosenTerms(keys);
 		if (terms.length === 0) return [];
@@ -512,13 +524,15 @@ export class ScopeIndex {
 			picked.set(finals.subarray(0, touchedCount));
 			floor = kthLargest(picked.subarray(0, touchedCount), limit);
 		}
-		const ranked: { at: number; score: number }[] = [];
+		const ranked: PlaceHit[] = [];
 		for (let index = 0; index < touchedCount; index++) {
 			const value = finals[index]!;
 			if (value >= floor && value !== Number.NEGATIVE_INFINITY) ranked.push({ at: touched[index]!, score: value });
 		}
-		ranked.sort((a, b) => b.score - a.score || a.at - b.at);
-		return ranked.slice(0, limit).map(({ at, score: value }) => ({ message: this.message(at), score: value }));
+		// Compared, not subtracted: a difference of scores is a new heap number for every comparison.
+		ranked.sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.at - b.at));
+		if (ranked.length > limit) ranked.length = limit;
+		return ranked;
 	}
 
 	/**

@@ -56,7 +56,7 @@ describe('GIVEN a scope index', () => {
 		index.remove(['secret']);
 		expect(index.search('zanzibar')).toEqual([]);
 		expect(index.size).toBe(2);
-		expect(index.neighbour('before', 1)?.id).toBe('after');
+		expect(index.idAt(index.placeOf('before')! + 1)).toBe('after');
 	});
 
 	it('THEN terms most messages share are left out, unless the query has nothing else', () => {
@@ -106,7 +106,7 @@ describe('GIVEN the two ways an index keeps its terms', () => {
 		const built = new ScopeIndex(0);
 		built.add(messages);
 		for (const query of queries) expect(ranking(grown, query)).toEqual(ranking(built, query));
-		expect(grown.neighbour('m10', 1)?.id).toBe('m11');
+		expect(grown.idAt(grown.placeOf('m10')! + 1)).toBe('m11');
 		expect(grown.get('m300')?.id).toBe('m300');
 	});
 
