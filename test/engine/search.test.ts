@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { messageLine } from '../../src/engine/format';
 import { SCANNED_INDEX_MAX, ScopeIndex } from '../../src/engine/search';
+import { tokenCount } from '../../src/engine/tokens';
 import type { StoredMessage } from '../../src/engine/types';
 
 const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket puzzle rocket lantern harbor meadow pepper'.split(' ');
@@ -108,6 +110,23 @@ describe('GIVEN the two ways an index keeps its terms', () => {
 		for (const query of queries) expect(ranking(grown, query)).toEqual(ranking(built, query));
 		expect(grown.idAt(grown.placeOf('m10')! + 1)).toBe('m11');
 		expect(grown.get('m300')?.id).toBe('m300');
+	});
+
+	it('THEN a hit read by its place gives the fields of the message it made, and the tokens of its line', () => {
+		for (const scannedUpTo of [SCANNED_INDEX_MAX, 0]) {
+			const index = new ScopeIndex(scannedUpTo);
+			const messages = conversation(400, 11);
+			index.add(messages);
+			const places = index.rank('violin harbor', 30);
+			expect(places.map(({ at, score }) => ({ message: index.messageAt(at), score }))).toEqual(index.search('violin harbor', 30));
+			for (const { at } of places) {
+				const message = messages[Number(index.idAt(at).slice(1))]!;
+				expect(index.messageAt(at)).toEqual(message);
+				expect([index.idAt(at), index.timeAt(at), index.authorIdAt(at)]).toEqual([message.id, message.ts, message.authorId]);
+				expect(index.placeOf(message.id)).toBe(at);
+				expect(index.lineTokensAt(at)).toBe(tokenCount(messageLine(message)));
+			}
+		}
 	});
 
 	it('THEN it knows its own size, and a small channel costs little beyond its messages', () => {
