@@ -15,7 +15,12 @@ export interface BenchPlan {
 		channelMessages: number;
 		/** The last seeding turns, timed one by one. */
 		recordSamples: number;
-		/** Timed buildContext calls after the first (cold) one. */
+		/**
+		 * buildContext calls after the first (cold) one while V8 compiles the context path: timed and reported
+		 * apart from the steady figures (see the README's Benchmarks section).
+		 */
+		warmupContexts: number;
+		/** Timed buildContext calls after those. */
 		contextSamples: number;
 		throughputSeconds: number;
 		throughputChannels: number;
@@ -26,6 +31,8 @@ export interface BenchPlan {
 		servers: number;
 		/** Channels of exactly these sizes are measured; the rest of the store is spread over the other channels. */
 		sizes: number[];
+		/** Contexts built in each measured channel before its timed ones ({@link BenchPlan.latency}'s `warmupContexts`). */
+		warmupContexts: number;
 		samples: number;
 	};
 	memory: { channels: number; servers: number; turnsPerChannel: number };
@@ -33,16 +40,16 @@ export interface BenchPlan {
 }
 
 const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
-	latency: { channelMessages: 10_000, recordSamples: 1_000, contextSamples: 1_000, throughputSeconds: 5, throughputChannels: 16 },
-	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], samples: 300 },
+	latency: { channelMessages: 10_000, recordSamples: 1_000, warmupContexts: 500, contextSamples: 1_000, throughputSeconds: 5, throughputChannels: 16 },
+	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], warmupContexts: 100, samples: 300 },
 	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
 };
 
 /** A smoke run for CI: every section and backend, a tenth of the data (a tenth of the scale store's channels too), fewer samples. */
 const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
-	latency: { channelMessages: 1_000, recordSamples: 200, contextSamples: 200, throughputSeconds: 2, throughputChannels: 16 },
-	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], samples: 200 },
+	latency: { channelMessages: 1_000, recordSamples: 200, warmupContexts: 100, contextSamples: 200, throughputSeconds: 2, throughputChannels: 16 },
+	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], warmupContexts: 50, samples: 200 },
 	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
 };

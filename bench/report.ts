@@ -34,7 +34,7 @@ export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan):
 	const rows = results.map((result) => {
 		if (!result.buildContext || !result.recordTurn) {
 			notes.push(`${result.backend}: ${result.skipped ? `skipped: ${result.skipped}` : `failed: ${firstLine(result.error)}`}`);
-			return [result.backend, ...Array<string>(9).fill('—')];
+			return [result.backend, ...Array<string>(10).fill('—')];
 		}
 		const throughput = result.throughput!;
 		if (throughput.failed) notes.push(`${result.backend}: ${count(throughput.failed)} turns failed during the throughput run: ${firstLine(throughput.firstError)}`);
@@ -44,6 +44,7 @@ export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan):
 			ms(result.recordTurn.p99),
 			ms(result.recordTurn.mean),
 			ms(result.firstContextMs),
+			ms(result.warmupContexts!.p99),
 			ms(result.buildContext.p50),
 			ms(result.buildContext.p99),
 			ms(result.buildContext.mean),
@@ -54,11 +55,12 @@ export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan):
 	const { latency } = plan;
 	return table(
 		`1. Latency and throughput: one guild channel of ${count(latency.channelMessages)} messages (20 members, persona "sol"), times in ms`,
-		['backend', 'record p50', 'record p99', 'record mean', 'first ctx', 'ctx p50', 'ctx p99', 'ctx mean', 'turns/s', 'seeding'],
+		['backend', 'record p50', 'record p99', 'record mean', 'first ctx', 'warm-up p99', 'ctx p50', 'ctx p99', 'ctx mean', 'turns/s', 'seeding'],
 		rows,
 		[
 			`recordTurn: the last ${count(latency.recordSamples)} seeding turns, one member message + one reply each, one at a time.`,
-			`first ctx: the first buildContext after reopening the engine on the seeded store (cold load); ctx: the ${count(latency.contextSamples)} after it, a different question each.`,
+			`first ctx: the first buildContext after reopening the engine on the seeded store (cold load); warm-up: the ${count(latency.warmupContexts)} after it,`,
+			`while V8 compiles the context path on its worker threads; ctx: the ${count(latency.contextSamples)} after those. A different question each.`,
 			`turns/s: ${latency.throughputChannels} recordTurn calls in flight over ${latency.throughputChannels} new channels of the same guild for ${latency.throughputSeconds} s, resolved turns only.`,
 			...notes
 		]
@@ -85,7 +87,8 @@ export function renderScale(scale: ScaleResult): string {
 		rows,
 		[
 			`Seeded in ${count(scale.seedTurns)} turns (up to 20 member messages + 1 reply each, channels interleaved) in ${scale.seedSeconds.toFixed(1)} s.`,
-			`Per channel: the first context, then ${count(samples)} contexts (a different question each) at exactly that size, then ${count(scale.points[0]?.recordTurn.count ?? 0)} one-message turns.`,
+			`Per channel: the first context, ${count(scale.points[0]?.warmupContexts.count ?? 0)} warming up, then ${count(samples)} timed contexts (a different question each) at exactly that size,`,
+			`then ${count(scale.points[0]?.recordTurn.count ?? 0)} one-message turns.`,
 			'Last row: largest channel / smallest channel.'
 		]
 	);

@@ -58,6 +58,8 @@ export interface BackendLatencyResult {
 	/** Reopening the engine on the seeded store before the first context, so that it loads the channel cold. */
 	reopenMs?: number;
 	firstContextMs?: number;
+	/** The contexts after the first, while V8 compiles the context path; `buildContext` are the ones after them. */
+	warmupContexts?: LatencySummary;
 	buildContext?: LatencySummary;
 	throughput?: ThroughputResult;
 	storage?: StorageGrowth;
@@ -67,6 +69,8 @@ export interface BackendLatencyResult {
 export interface ScalePoint {
 	size: number;
 	firstContextMs: number;
+	/** The contexts after the first, before the timed ones. */
+	warmupContexts: LatencySummary;
 	buildContext: LatencySummary;
 	/** Timed after the contexts, as the channel grows from `size` by two messages a turn. */
 	recordTurn: LatencySummary;

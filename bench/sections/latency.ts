@@ -15,8 +15,9 @@ type LatencyPlan = BenchPlan['latency'];
 
 /**
  * Section 1, per backend: one guild channel seeded with ordinary chat (a member message and a persona
- * reply per turn), the last turns timed; then, on the engine reopened, a cold first context and timed
- * contexts with a different question each; then turns/second with 16 turns in flight over 16 channels.
+ * reply per turn), the last turns timed; then, on the engine reopened, a cold first context, contexts while
+ * V8 compiles the context path (the warm-up), and the timed contexts, a different question each; then
+ * turns/second with 16 turns in flight over 16 channels.
  * With `withNaive`, the SQLite channel's turns and questions also go through the naive reference.
  */
 export async function runLatency(plan: BenchPlan, withNaive: boolean): Promise<BackendLatencyResult[]> {
@@ -51,13 +52,14 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 		const seeded = await seedChannel(engine, workload, channel, plan, naive, backend);
 		const sizeAfter = await store.sizeBytes();
 
-		progress(`${backend}: reopening the engine, then ${count(plan.contextSamples + 1)} contexts…`);
+		progress(`${backend}: reopening the engine, then ${count(1 + plan.warmupContexts + plan.contextSamples)} contexts (the first cold, ${count(plan.warmupContexts)} warming up)…`);
 		await engine.close();
 		const [reopened, reopenMs] = await timed(() => openEngine(store.storeUrl, workload.clock, options));
 		engine = reopened;
-		const requests = Array.from({ length: plan.contextSamples + 1 }, (_, at) => workload.request(channel, channel.members[at % channel.members.length]));
+		const requests = Array.from({ length: 1 + plan.warmupContexts + plan.contextSamples }, (_, at) => workload.request(channel, channel.members[at % channel.members.length]));
 		const [, firstContextMs] = await timed(() => engine.buildContext(requests[0]!));
-		const contexts = await timeContexts(engine, requests.slice(1), naive);
+		const warmup = await timeContexts(engine, requests.slice(1, 1 + plan.warmupContexts), naive);
+		const contexts = await timeContexts(engine, requests.slice(1 + plan.warmupContexts), naive);
 
 		progress(`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ${plan.throughputSeconds} s…`);
 		const throughput = await measureThroughput(engine, workload, plan);
@@ -71,6 +73,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 			recordTurn,
 			reopenMs,
 			firstContextMs,
+			warmupContexts: summarize(warmup.ours),
 			buildContext,
 			throughput,
 			storage: storageGrowth(sizeBefore, sizeAfter, plan.channelMessages, STORAGE_MEASURES[backend]),

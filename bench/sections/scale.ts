@@ -39,7 +39,7 @@ export async function runScale(plan: BenchPlan, withNaive: boolean): Promise<Sca
 		const seeded = await seedStore(engine, workload, all, plan.scale, naive);
 		const storage = storageGrowth(sizeBefore, await store.sizeBytes(), plan.scale.storeMessages, STORAGE_MEASURES.sqlite);
 		const points: ScalePoint[] = [];
-		for (const planned of measured) points.push(await measureChannel(engine, workload, planned, plan.scale.samples, naive));
+		for (const planned of measured) points.push(await measureChannel(engine, workload, planned, plan.scale, naive));
 		return {
 			storeMessages: plan.scale.storeMessages,
 			channels: plan.scale.channels,
@@ -94,15 +94,29 @@ async function seedStore(engine: MemoryEngine, workload: ChatWorkload, channels:
 	return { turns: order.length, seconds: (performance.now() - started) / 1000 };
 }
 
-async function measureChannel(engine: MemoryEngine, workload: ChatWorkload, { channel, messages }: PlannedChannel, samples: number, naive: NaiveMemory | null): Promise<ScalePoint> {
-	progress(`scale: ${count(messages)}-message channel: ${count(samples + 1)} contexts, then ${count(samples)} turns…`);
-	const requests = Array.from({ length: samples + 1 }, () => workload.request(channel));
+async function measureChannel(
+	engine: MemoryEngine,
+	workload: ChatWorkload,
+	{ channel, messages }: PlannedChannel,
+	{ warmupContexts: warmup, samples }: ScalePlan,
+	naive: NaiveMemory | null
+): Promise<ScalePoint> {
+	progress(`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ${count(samples)} turns…`);
+	const requests = Array.from({ length: 1 + warmup + samples }, () => workload.request(channel));
 	const [, firstContextMs] = await timed(() => engine.buildContext(requests[0]!));
-	const contexts = await timeContexts(engine, requests.slice(1), naive);
+	const warming = await timeContexts(engine, requests.slice(1, 1 + warmup), naive);
+	const contexts = await timeContexts(engine, requests.slice(1 + warmup), naive);
 	const turns = await timeTurns(engine, workload, channel, samples, naive);
 	const recordTurn = summarize(turns.ours);
 	const buildContext = summarize(contexts.ours);
-	return { size: messages, firstContextMs, buildContext, recordTurn, ...(naive ? { naive: naiveFigures({ recordTurn, buildContext }, turns.naive, contexts.naive) } : {}) };
+	return {
+		size: messages,
+		firstContextMs,
+		warmupContexts: summarize(warming.ours),
+		buildContext,
+		recordTurn,
+		...(naive ? { naive: naiveFigures({ recordTurn, buildContext }, turns.naive, contexts.naive) } : {})
+	};
 }
 
 /** Largest channel / smallest channel, for the engine and the naive reference. */
