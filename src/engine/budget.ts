@@ -37,8 +37,8 @@ export function fitMessages(candidates: Iterable<StoredMessage>, budget: number,
 }
 
 /**
- * {@link fitMessages} of any items with a time and a line, in the order given (the caller puts them in
- * time order); an item whose line takes more than `maxItemTokens` is passed over.
+ * {@link fitMessages} of any items with a time and a line; an item whose line takes more than `maxItemTokens`
+ * is passed over. Returns the chosen in the order given: the caller puts them in time order.
  */
 export function fitByDay<T>(candidates: Iterable<T>, budget: number, fixedTokens: number, maxItemTokens: number, tokensOf: (item: T) => number, time: (item: T) => number): T[] {
 	const chosen: T[] = [];
