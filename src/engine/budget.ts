@@ -1,5 +1,5 @@
 import { byTime } from './entry';
-import { datedLines, dayLabel, messageLine } from './format';
+import { dayLabel, messageLine } from './format';
 import { joinedTokenCount, tokenCount } from './tokens';
 import type { StoredMessage } from './types';
 
@@ -33,14 +33,22 @@ export const BudgetPolicy = {
  * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
  */
 export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number): StoredMessage[] {
-	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, messageTokens, timeOf).sort(byTime);
+	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, messageTokens, timeOf).chosen.sort(byTime);
 }
 
 /**
  * {@link fitMessages} of any items with a time and a line; an item whose line takes more than `maxItemTokens`
- * is passed over. Returns the chosen in the order given: the caller puts them in time order.
+ * is passed over. Returns the chosen in the order given (the caller puts them in time order) and the tokens
+ * they take as dated lines under `fixedTokens`' header, each line and day line with its newline.
  */
-export function fitByDay<T>(candidates: Iterable<T>, budget: number, fixedTokens: number, maxItemTokens: number, tokensOf: (item: T) => number, time: (item: T) => number): T[] {
+export function fitByDay<T>(
+	candidates: Iterable<T>,
+	budget: number,
+	fixedTokens: number,
+	maxItemTokens: number,
+	tokensOf: (item: T) => number,
+	time: (item: T) => number
+): { chosen: T[]; tokens: number } {
 	const chosen: T[] = [];
 	const days = new Set<string>();
 	let used = fixedTokens;
@@ -56,7 +64,7 @@ export function fitByDay<T>(candidates: Iterable<T>, budget: number, fixedTokens
 		days.add(day);
 		chosen.push(item);
 	}
-	return chosen;
+	return { chosen, tokens: used };
 }
 
 const timeOf = (message: StoredMessage) => message.ts;
@@ -77,25 +85,6 @@ export function dayLineTokens(label: string): number {
 /** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
 export function messageTokens(message: StoredMessage): number {
 	return tokenCount(messageLine(message));
-}
-
-/**
- * {@link measured} of a header over messages' dated lines (see {@link datedLines}), with the tokens of each
- * message's line given (an index counts its messages' lines once, when it takes them).
- */
-export function measuredMessages(header: string, messages: readonly StoredMessage[], lineTokens: readonly number[]): { text: string; tokens: number } {
-	const lines = [header, ...datedLines(messages)];
-	let tokens = lines.length - 1 + tokenCount(header);
-	let day = '';
-	messages.forEach((message, at) => {
-		const label = dayLabel(message.ts);
-		if (label !== day) {
-			tokens += dayLineTokens(label);
-			day = label;
-		}
-		tokens += lineTokens[at]!;
-	});
-	return { text: lines.join('\n'), tokens };
 }
 
 /** Lines with their true (upper-bound) token count. */

@@ -1,5 +1,5 @@
 import type { Archive, ArchiveHead } from './archive';
-import { BudgetPolicy, fitByDay, fitMessages, measured, measuredMessages } from './budget';
+import { BudgetPolicy, dayLineTokens, fitByDay, fitMessages, measured } from './budget';
 import type { MemoryConfig } from './config';
 import { digestLineText, renderDigest, withoutAuthors } from './digest';
 import { byTime, chronological, isExpired } from './entry';
@@ -77,7 +77,8 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const authorIds = [...authors];
 	const levels = await deps.settings.manyUsers(authorIds);
 	const invisible = new Set(authorIds.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));
-	const visible = (message: StoredMessage) => !message.authorId || !invisible.has(message.authorId);
+	const visibleAuthor = (authorId: string | undefined) => !authorId || !invisible.has(authorId);
+	const visible = (message: StoredMessage) => visibleAuthor(message.authorId);
 
 	const usable = budget;
 	const blocks: Partial<Record<ContextBlock['tier'], ContextBlock>> = {};
@@ -111,11 +112,9 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 		left -= profile.tokens + separator;
 	}
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
-	const showable = (at: number) => {
-		const authorId = index!.authorIdAt(at);
-		return (!authorId || !invisible.has(authorId)) && index!.timeAt(at) >= retentionStart && !shown.has(index!.idAt(at));
-	};
-	const relevant = index ? relevantBlock(index, hits, showable, left) : null;
+	const relevant = index
+		? relevantBlock(index, hits, (at) => visibleAuthor(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at)), left)
+		: null;
 	if (relevant) blocks.relevant = relevant;
 
 	const ordered = (['profile', 'nudge', 'summary', 'relevant', 'recent'] as const).flatMap((tier) => (blocks[tier] ? [blocks[tier]!] : []));
@@ -145,14 +144,14 @@ function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | 
 	// A message too long for the tier even alone (a member's 4,000 characters) is shown end-cut in the room
 	// left rather than left out: the newest such one, where the window reaches it (every newer message is
 	// shown, or it sits between shown ones).
-	const fitsAlone = (message: StoredMessage) => fixed + tokenCount(`${dayLabel(message.ts)}:`) + tokenCount(messageLine(message)) + 2 <= budget;
+	const fitsAlone = (message: StoredMessage) => fixed + dayLineTokens(dayLabel(message.ts)) + tokenCount(messageLine(message)) + 2 <= budget;
 	const passed = newestFirst.find((message) => !chosen.includes(message) && !fitsAlone(message));
 	const reached =
 		passed !== undefined && (newestFirst.slice(0, newestFirst.indexOf(passed)).every((newer) => chosen.includes(newer)) || chosen.some((shown) => byTime(shown, passed) < 0));
 	if (passed && reached) {
 		const used = chosen.length === 0 ? fixed : measured([header, ...datedLines(chosen)]).tokens + 1;
 		const day = dayLabel(passed.ts);
-		const dayLine = chosen.some((message) => dayLabel(message.ts) === day) ? 0 : tokenCount(`${day}:`) + 1;
+		const dayLine = chosen.some((message) => dayLabel(message.ts) === day) ? 0 : dayLineTokens(day) + 1;
 		// The date line, the time and the speaker take their tokens too.
 		const room = budget - used - dayLine - tokenCount(messageLine({ ...passed, text: '' })) - 2;
 		// Beside whole messages, a cut of a few tokens would say nothing.
@@ -297,7 +296,7 @@ function fitDigest(lines: readonly DigestLine[], budget: number): DigestLine[] {
 	let used = 0;
 	for (const line of [...lines].sort((a, b) => a.ts - b.ts).reverse()) {
 		const day = dayLabel(line.ts);
-		const cost = tokenCount(digestLineText(line)) + 1 + (days.has(day) ? 0 : tokenCount(`${day}:`) + 1);
+		const cost = tokenCount(digestLineText(line)) + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
 		if (used + cost > budget) break;
 		used += cost;
 		days.add(day);
@@ -346,10 +345,10 @@ function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at
 	const time = (at: number) => index.timeAt(at);
 	// The index counted each message's line when it took it.
 	const tokens = (at: number) => index.lineTokensAt(at);
-	const chosen = fitByDay(candidates, budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokens, time);
+	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
+	const { chosen, tokens: total } = fitByDay(candidates, budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokens, time);
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));
-	const { text, tokens: total } = measuredMessages(header, messages, chosen.map(tokens));
-	return { tier: 'relevant', text, tokens: total, sourceIds: messages.map((message) => message.id) };
+	return { tier: 'relevant', text: [header, ...datedLines(messages)].join('\n'), tokens: total, sourceIds: messages.map((message) => message.id) };
 }
