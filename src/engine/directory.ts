@@ -91,8 +91,9 @@ export class ScopeDirectory {
 			const own: DirectoryOwner[] = entry.scope === 'server' ? [['servers', entry.serverId]] : [['users', entry.userId!]];
 			if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) own.push(['channels', `${entry.serverId}:${entry.channelId}`]);
 			const directories = own.map((owner) => {
-				owners.set(directoryKey(owner), owner);
-				return directoryKey(owner);
+				const directory = directoryKey(owner);
+				owners.set(directory, owner);
+				return directory;
 			});
 			const known = this.written.get(key);
 			const sameScope = known?.scope === scopeHash(listing);
