@@ -9,7 +9,7 @@ import type { BenchPlan } from '../options';
 import type { BackendLatencyResult, ThroughputResult } from '../results';
 import { summarize, timed, timedSync } from '../stats';
 import { type Channel, channelOf, ChatWorkload, openEngine } from '../workload';
-import { errorText, naiveFigures, STORAGE_MEASURES, storageGrowth, timeContexts } from './shared';
+import { errorText, naiveFigures, STORAGE_MEASURES, storageGrowth, timeContextPhases } from './shared';
 
 type LatencyPlan = BenchPlan['latency'];
 
@@ -57,9 +57,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 		const [reopened, reopenMs] = await timed(() => openEngine(store.storeUrl, workload.clock, options));
 		engine = reopened;
 		const requests = Array.from({ length: 1 + plan.warmupContexts + plan.contextSamples }, (_, at) => workload.request(channel, channel.members[at % channel.members.length]));
-		const [, firstContextMs] = await timed(() => engine.buildContext(requests[0]!));
-		const warmup = await timeContexts(engine, requests.slice(1, 1 + plan.warmupContexts), naive);
-		const contexts = await timeContexts(engine, requests.slice(1 + plan.warmupContexts), naive);
+		const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, plan.warmupContexts, naive);
 
 		progress(`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ${plan.throughputSeconds} s…`);
 		const throughput = await measureThroughput(engine, workload, plan);
@@ -73,7 +71,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 			recordTurn,
 			reopenMs,
 			firstContextMs,
-			warmupContexts: summarize(warmup.ours),
+			warmupContexts,
 			buildContext,
 			throughput,
 			storage: storageGrowth(sizeBefore, sizeAfter, plan.channelMessages, STORAGE_MEASURES[backend]),

@@ -7,9 +7,9 @@ import { progress, ProgressCounter } from '../log';
 import { NaiveMemory } from '../naive';
 import type { BenchPlan } from '../options';
 import type { LatencyRatio, ScalePoint, ScaleResult } from '../results';
-import { ratio, summarize, timed } from '../stats';
+import { ratio, summarize } from '../stats';
 import { type Channel, channelOf, ChatWorkload, MEMBERS_PER_SERVER, messagesIn, openEngine } from '../workload';
-import { naiveFigures, STORAGE_MEASURES, storageGrowth, timeContexts, timeTurns } from './shared';
+import { naiveFigures, STORAGE_MEASURES, storageGrowth, timeContextPhases, timeTurns } from './shared';
 
 type ScalePlan = BenchPlan['scale'];
 
@@ -103,16 +103,14 @@ async function measureChannel(
 ): Promise<ScalePoint> {
 	progress(`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ${count(samples)} turns…`);
 	const requests = Array.from({ length: 1 + warmup + samples }, () => workload.request(channel));
-	const [, firstContextMs] = await timed(() => engine.buildContext(requests[0]!));
-	const warming = await timeContexts(engine, requests.slice(1, 1 + warmup), naive);
-	const contexts = await timeContexts(engine, requests.slice(1 + warmup), naive);
+	const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, warmup, naive);
 	const turns = await timeTurns(engine, workload, channel, samples, naive);
 	const recordTurn = summarize(turns.ours);
 	const buildContext = summarize(contexts.ours);
 	return {
 		size: messages,
 		firstContextMs,
-		warmupContexts: summarize(warming.ours),
+		warmupContexts,
 		buildContext,
 		recordTurn,
 		...(naive ? { naive: naiveFigures({ recordTurn, buildContext }, turns.naive, contexts.naive) } : {})

@@ -39,6 +39,22 @@ export async function timeContexts(engine: MemoryEngine, requests: ReturnType<Ch
 	return { ours, naive: reference };
 }
 
+/**
+ * `requests` in order after the engine opened: the first (cold) alone, the next `warmup` while V8 compiles the
+ * context path, then the rest, which the figures are of; the naive reference answers the last two groups too.
+ */
+export async function timeContextPhases(
+	engine: MemoryEngine,
+	requests: ReturnType<ChatWorkload['request']>[],
+	warmup: number,
+	naive: NaiveMemory | null
+): Promise<{ firstContextMs: number; warmupContexts: LatencySummary; contexts: { ours: number[]; naive: number[] } }> {
+	const [, firstContextMs] = await timed(() => engine.buildContext(requests[0]!));
+	const warming = await timeContexts(engine, requests.slice(1, 1 + warmup), naive);
+	const contexts = await timeContexts(engine, requests.slice(1 + warmup), naive);
+	return { firstContextMs, warmupContexts: summarize(warming.ours), contexts };
+}
+
 /** `samples` timed one-message turns in `channel`, recorded by the engine and (when given) the naive reference. */
 export async function timeTurns(engine: MemoryEngine, workload: ChatWorkload, channel: Channel, samples: number, naive: NaiveMemory | null): Promise<{ ours: number[]; naive: number[] }> {
 	const ours: number[] = [];
