@@ -96,7 +96,8 @@ async function redisStore(url: string): Promise<PreparedStore> {
 			async dispose() {
 				try {
 					// @keyv/redis writes `<namespace>::<namespace>:<key>`: both start with `<namespace>:`.
-					for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 1_000 })) if (keys.length) await client.unlink(keys);
+					for await (const keys of client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 1_000 }))
+						if (keys.length) await client.unlink(keys);
 				} finally {
 					await client.quit();
 				}
@@ -129,13 +130,16 @@ async function postgresStore(url: string): Promise<PreparedStore> {
 			storeUrl: url,
 			namespace,
 			async sizeBytes() {
-				const { rows } = await pool.query<{ bytes: string }>(`SELECT COALESCE(pg_total_relation_size(to_regclass($1)), 0)::text AS bytes`, [POSTGRES_TABLE]);
+				const { rows } = await pool.query<{ bytes: string }>(`SELECT COALESCE(pg_total_relation_size(to_regclass($1)), 0)::text AS bytes`, [
+					POSTGRES_TABLE
+				]);
 				return Number(rows[0]!.bytes);
 			},
 			async dispose() {
 				try {
 					const exists = await pool.query<{ table: string | null }>(`SELECT to_regclass($1)::text AS table`, [POSTGRES_TABLE]);
-					if (exists.rows[0]?.table) await pool.query(`DELETE FROM ${POSTGRES_TABLE} WHERE key LIKE $1 ESCAPE '\\'`, [`${likeEscape(namespace)}:%`]);
+					if (exists.rows[0]?.table)
+						await pool.query(`DELETE FROM ${POSTGRES_TABLE} WHERE key LIKE $1 ESCAPE '\\'`, [`${likeEscape(namespace)}:%`]);
 				} finally {
 					await pool.end();
 				}

@@ -17,10 +17,13 @@ export class ChatCorpus {
 
 	public constructor(seed = 1) {
 		this.seed = seed;
-		const fixture = JSON.parse(readFileSync(join(__dirname, '../test/fixtures/long-conversation.json'), 'utf8')) as { sessions: { turns: { text: string }[] }[] };
+		const fixture = JSON.parse(readFileSync(join(__dirname, '../test/fixtures/long-conversation.json'), 'utf8')) as {
+			sessions: { turns: { text: string }[] }[];
+		};
 		const counts = new Map<string, number>();
 		for (const session of fixture.sessions) {
-			for (const turn of session.turns) for (const word of turn.text.toLowerCase().match(/[a-z][a-z']*/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+			for (const turn of session.turns)
+				for (const word of turn.text.toLowerCase().match(/[a-z][a-z']*/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
 		}
 		const ranked = [...counts].sort((a, b) => b[1] - a[1]);
 		this.common = ranked.map(([word]) => word);
@@ -44,7 +47,8 @@ export class ChatCorpus {
 	public message(): string {
 		const length = 4 + Math.floor(this.random() * 21);
 		const words: string[] = [];
-		for (let at = 0; at < length; at++) words.push(this.random() < 0.1 ? pick(this.tail, this.tailWeights, this.random()) : pick(this.common, this.commonWeights, this.random()));
+		for (let at = 0; at < length; at++)
+			words.push(this.random() < 0.1 ? pick(this.tail, this.tailWeights, this.random()) : pick(this.common, this.commonWeights, this.random()));
 		const text = words.join(' ');
 		return `${text[0]!.toUpperCase()}${text.slice(1)}${this.random() < 0.3 ? '?' : '.'}`;
 	}
@@ -53,7 +57,10 @@ export class ChatCorpus {
 	public question(): string {
 		const length = 5 + Math.floor(this.random() * 10);
 		const words: string[] = [];
-		for (let at = 0; at < length; at++) words.push(this.random() < 0.15 ? pick(this.tail, this.tailWeights, this.random()) : pick(this.common, this.commonWeights, this.random()));
+		for (let at = 0; at < length; at++)
+			words.push(
+				this.random() < 0.15 ? pick(this.tail, this.tailWeights, this.random()) : pick(this.common, this.commonWeights, this.random())
+			);
 		return `${words.join(' ')}?`;
 	}
 

@@ -32,6 +32,8 @@ export class ProgressCounter {
 		const rate = ((done - this.lastDone) / (now - this.lastPrinted)) * 1000;
 		this.lastPrinted = now;
 		this.lastDone = done;
-		progress(`${this.label}: ${count(done)}/${count(this.total)} ${this.unit} (${((now - this.started) / 1000).toFixed(1)} s, ${count(rate)} ${this.unit}/s)`);
+		progress(
+			`${this.label}: ${count(done)}/${count(this.total)} ${this.unit} (${((now - this.started) / 1000).toFixed(1)} s, ${count(rate)} ${this.unit}/s)`
+		);
 	}
 }

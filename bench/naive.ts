@@ -41,10 +41,20 @@ export class NaiveMemory {
 		const messages = this.channel(turn.serverId, turn.channelId, true)!;
 		const at = turn.timestamp ?? Date.now();
 		for (const message of turn.history) {
-			messages.push({ authorName: message.authorName ?? message.authorId ?? message.role, text: message.text, ts: message.timestamp ?? at, id: message.messageId ?? `n${messages.length}` });
+			messages.push({
+				authorName: message.authorName ?? message.authorId ?? message.role,
+				text: message.text,
+				ts: message.timestamp ?? at,
+				id: message.messageId ?? `n${messages.length}`
+			});
 		}
 		for (const response of turn.responses) {
-			messages.push({ authorName: response.personaName ?? response.personaId ?? 'persona', text: response.text, ts: at, id: response.messageId ?? `n${messages.length}` });
+			messages.push({
+				authorName: response.personaName ?? response.personaId ?? 'persona',
+				text: response.text,
+				ts: at,
+				id: response.messageId ?? `n${messages.length}`
+			});
 		}
 	}
 

@@ -40,7 +40,14 @@ export interface BenchPlan {
 }
 
 const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
-	latency: { channelMessages: 10_000, recordSamples: 1_000, warmupContexts: 500, contextSamples: 1_000, throughputSeconds: 5, throughputChannels: 16 },
+	latency: {
+		channelMessages: 10_000,
+		recordSamples: 1_000,
+		warmupContexts: 500,
+		contextSamples: 1_000,
+		throughputSeconds: 5,
+		throughputChannels: 16
+	},
 	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], warmupContexts: 100, samples: 300 },
 	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
@@ -73,7 +80,10 @@ export function parseArguments(argv: readonly string[]): BenchPlan {
 
 function listOf<T extends string>(argument: string, known: readonly T[]): T[] {
 	const [flag, value = ''] = argument.split('=', 2) as [string, string?];
-	const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+	const names = value
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
 	const unknown = names.filter((name) => !known.includes(name as T));
 	if (names.length === 0 || unknown.length > 0) throw new Error(`${flag} takes a comma list of ${known.join(', ')}; got "${value}".\n${USAGE}`);
 	return known.filter((name) => names.includes(name));

@@ -37,7 +37,8 @@ export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan):
 			return [result.backend, ...Array<string>(10).fill('—')];
 		}
 		const throughput = result.throughput!;
-		if (throughput.failed) notes.push(`${result.backend}: ${count(throughput.failed)} turns failed during the throughput run: ${firstLine(throughput.firstError)}`);
+		if (throughput.failed)
+			notes.push(`${result.backend}: ${count(throughput.failed)} turns failed during the throughput run: ${firstLine(throughput.firstError)}`);
 		return [
 			result.backend,
 			ms(result.recordTurn.p50),
@@ -79,7 +80,16 @@ export function renderScale(scale: ScaleResult): string {
 		ms(point.recordTurn.mean)
 	]);
 	const { growth } = scale;
-	rows.push([`${count(growth.to)} / ${count(growth.from)}`, '', times(growth.buildContext.p50), times(growth.buildContext.p99), '', times(growth.recordTurn.p50), times(growth.recordTurn.p99), '']);
+	rows.push([
+		`${count(growth.to)} / ${count(growth.from)}`,
+		'',
+		times(growth.buildContext.p50),
+		times(growth.buildContext.p99),
+		'',
+		times(growth.recordTurn.p50),
+		times(growth.recordTurn.p99),
+		''
+	]);
 	const samples = scale.points[0]?.buildContext.count ?? 0;
 	return table(
 		`2. Scale (SQLite): ${count(scale.storeMessages)} messages over ${count(scale.channels)} channels in ${count(scale.servers)} servers, times in ms`,
@@ -98,8 +108,23 @@ export function renderScale(scale: ScaleResult): string {
 export function naiveRows(latency: BackendLatencyResult[] | undefined, scale: ScaleResult | undefined): NaiveRow[] {
 	const rows: NaiveRow[] = [];
 	const sqlite = latency?.find((result) => result.backend === 'sqlite' && result.naive);
-	if (sqlite) rows.push({ where: 'latency channel', messages: sqlite.channelMessages!, recordTurn: sqlite.recordTurn!, buildContext: sqlite.buildContext!, naive: sqlite.naive! });
-	for (const point of scale?.points ?? []) if (point.naive) rows.push({ where: 'scale channel', messages: point.size, recordTurn: point.recordTurn, buildContext: point.buildContext, naive: point.naive });
+	if (sqlite)
+		rows.push({
+			where: 'latency channel',
+			messages: sqlite.channelMessages!,
+			recordTurn: sqlite.recordTurn!,
+			buildContext: sqlite.buildContext!,
+			naive: sqlite.naive!
+		});
+	for (const point of scale?.points ?? [])
+		if (point.naive)
+			rows.push({
+				where: 'scale channel',
+				messages: point.size,
+				recordTurn: point.recordTurn,
+				buildContext: point.buildContext,
+				naive: point.naive
+			});
 	return rows;
 }
 
@@ -117,7 +142,17 @@ export function renderNaive(rows: NaiveRow[], scale: ScaleResult | undefined): s
 	]);
 	const naiveGrowth = scale?.growth.naive;
 	if (naiveGrowth && scale) {
-		cells.push([`naive ${count(scale.growth.to)} / ${count(scale.growth.from)}`, times(naiveGrowth.recordTurn.p50), times(naiveGrowth.recordTurn.p99), times(naiveGrowth.buildContext.p50), times(naiveGrowth.buildContext.p99), '', '', '', '']);
+		cells.push([
+			`naive ${count(scale.growth.to)} / ${count(scale.growth.from)}`,
+			times(naiveGrowth.recordTurn.p50),
+			times(naiveGrowth.recordTurn.p99),
+			times(naiveGrowth.buildContext.p50),
+			times(naiveGrowth.buildContext.p99),
+			'',
+			'',
+			'',
+			''
+		]);
 	}
 	return table(
 		'3. Naive reference (in-memory arrays, full keyword scan), same turns and questions; naive times in ms, then ours / naive',
@@ -188,17 +223,28 @@ export function renderRecall(recall: NonNullable<BenchResults['recall']>): strin
 	return table(
 		`5. Recall (SQLite): long-conversation fixture, ${count(recall.messages)} messages in ${count(recall.turns)} turns, ${recall.questions} questions`,
 		['budget (tokens)', 'answer turns found', 'recall', 'max context tokens', 'plain BM25 packed'],
-		recall.points.map((point) => [count(point.budget), `${count(point.found)}/${count(point.answerTurns)}`, percent(point.recall), count(point.maxContextTokens), percent(point.plainBm25Recall)]),
+		recall.points.map((point) => [
+			count(point.budget),
+			`${count(point.found)}/${count(point.answerTurns)}`,
+			percent(point.recall),
+			count(point.maxContextTokens),
+			percent(point.plainBm25Recall)
+		]),
 		[`Full history: ${count(recall.fullHistoryTokens)} tokens. Keyword top-3 reference: ${percent(recall.keywordTop3Recall)}.`]
 	);
 }
 
 export function renderTargets(checks: TargetCheck[], mode: BenchResults['mode']): string {
-	const lines = ['Targets' + (mode === 'quick' ? ' (quick run: the targets are checked on the full run only; the quick figures are shown)' : ''), ''];
+	const lines = [
+		'Targets' + (mode === 'quick' ? ' (quick run: the targets are checked on the full run only; the quick figures are shown)' : ''),
+		''
+	];
 	const width = Math.max(...checks.map((check) => check.name.length));
 	for (const check of checks) {
 		const status = check.status === 'QUICK' ? '----' : check.status === 'NOT RUN' ? 'SKIP' : check.status;
-		lines.push(`${status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.shown.padStart(12)}  (target ${check.target})${check.status === 'NOT RUN' ? ' not measured in this run' : ''}`);
+		lines.push(
+			`${status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.shown.padStart(12)}  (target ${check.target})${check.status === 'NOT RUN' ? ' not measured in this run' : ''}`
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }

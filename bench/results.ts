@@ -99,7 +99,13 @@ export interface ScaleResult {
 	storage: StorageGrowth;
 	points: ScalePoint[];
 	/** Largest size / smallest size. */
-	growth: { from: number; to: number; recordTurn: LatencyRatio; buildContext: LatencyRatio; naive?: { recordTurn: LatencyRatio; buildContext: LatencyRatio } };
+	growth: {
+		from: number;
+		to: number;
+		recordTurn: LatencyRatio;
+		buildContext: LatencyRatio;
+		naive?: { recordTurn: LatencyRatio; buildContext: LatencyRatio };
+	};
 }
 
 export interface MemoryReading {

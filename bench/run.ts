@@ -80,7 +80,8 @@ async function main(): Promise<number> {
 
 	if (wants('latency')) {
 		results.latency = await section('latency', () => runLatency(plan, wants('naive')));
-		for (const failed of results.latency?.filter((result) => result.error) ?? []) results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
+		for (const failed of results.latency?.filter((result) => result.error) ?? [])
+			results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
 		if (results.latency) print(renderLatency(results.latency, plan));
 	}
 	if (wants('scale')) {

@@ -19,13 +19,31 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	const span = growth ? ` ${count(growth.to)}/${count(growth.from)}` : '';
 	const memory = results.memory?.activeChannels;
 	const specs: TargetSpec[] = [
-		{ name: `SQLite buildContext p50${at}`, value: sqlite?.buildContext?.p50 ?? null, limit: 0.5, kind: 'max', show: (value) => `${ms(value)} ms` },
+		{
+			name: `SQLite buildContext p50${at}`,
+			value: sqlite?.buildContext?.p50 ?? null,
+			limit: 0.5,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
+		},
 		{ name: `SQLite buildContext p99${at}`, value: sqlite?.buildContext?.p99 ?? null, limit: 3, kind: 'max', show: (value) => `${ms(value)} ms` },
 		{ name: `SQLite recordTurn p50${at}`, value: sqlite?.recordTurn?.p50 ?? null, limit: 1, kind: 'max', show: (value) => `${ms(value)} ms` },
-		{ name: 'SQLite throughput, 16 turns in flight', value: sqlite?.throughput?.turnsPerSecond ?? null, limit: 1_000, kind: 'min', show: (value) => `${count(value)} turns/s` },
+		{
+			name: 'SQLite throughput, 16 turns in flight',
+			value: sqlite?.throughput?.turnsPerSecond ?? null,
+			limit: 1_000,
+			kind: 'min',
+			show: (value) => `${count(value)} turns/s`
+		},
 		{ name: `recordTurn p50 ratio${span}`, value: growth?.recordTurn.p50 ?? null, limit: 1.5, kind: 'max', show: times },
 		{ name: `buildContext p50 ratio${span}`, value: growth?.buildContext.p50 ?? null, limit: 3, kind: 'max', show: times },
-		{ name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`, value: memory?.settled.rss ?? null, limit: 200 * 2 ** 20, kind: 'below', show: mib }
+		{
+			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,
+			value: memory?.settled.rss ?? null,
+			limit: 200 * 2 ** 20,
+			kind: 'below',
+			show: mib
+		}
 	];
 	return specs.map((spec) => judge(spec, results.mode === 'quick'));
 }

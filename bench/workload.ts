@@ -11,7 +11,28 @@ const DISCORD_EPOCH = 1_420_070_400_000n;
 /** Members talking in each server. */
 export const MEMBERS_PER_SERVER = 20;
 export const PERSONA = { id: 'sol', name: 'Sol' } as const;
-const NAMES = ['Maya', 'Theo', 'Iris', 'Jonas', 'Priya', 'Leo', 'Noor', 'Sam', 'Ada', 'Kenji', 'Lina', 'Omar', 'Zoe', 'Felix', 'Hana', 'Ravi', 'Elena', 'Tom', 'Yuki', 'Bea'];
+const NAMES = [
+	'Maya',
+	'Theo',
+	'Iris',
+	'Jonas',
+	'Priya',
+	'Leo',
+	'Noor',
+	'Sam',
+	'Ada',
+	'Kenji',
+	'Lina',
+	'Omar',
+	'Zoe',
+	'Felix',
+	'Hana',
+	'Ravi',
+	'Elena',
+	'Tom',
+	'Yuki',
+	'Bea'
+];
 
 /** The engine's clock: starts a few days before now, moved forward by the workload (about a second per turn). */
 export class BenchClock {
@@ -57,7 +78,10 @@ const serverMembers = new Map<number, readonly Member[]>();
 export function membersOf(server: number): readonly Member[] {
 	let members = serverMembers.get(server);
 	if (!members) {
-		members = NAMES.slice(0, MEMBERS_PER_SERVER).map((name, index) => ({ id: (800_000_000_000_000_000n + BigInt(server * 1_000 + index)).toString(), name }));
+		members = NAMES.slice(0, MEMBERS_PER_SERVER).map((name, index) => ({
+			id: (800_000_000_000_000_000n + BigInt(server * 1_000 + index)).toString(),
+			name
+		}));
 		serverMembers.set(server, members);
 	}
 	return members;
@@ -91,11 +115,19 @@ export class ChatWorkload {
 	 */
 	public busyTurn(channel: Channel, memberMessages: number, lastAuthor = this.member(channel)): MemoryTurn {
 		const at = this.clock.tick();
-		const others = memberMessages > 1 ? this.shuffled(channel.members.filter((member) => member.id !== lastAuthor.id)).slice(0, memberMessages - 1) : [];
+		const others =
+			memberMessages > 1 ? this.shuffled(channel.members.filter((member) => member.id !== lastAuthor.id)).slice(0, memberMessages - 1) : [];
 		const authors = [...others, lastAuthor];
 		const history = authors.map((author, index) => {
 			const timestamp = at - (authors.length - index) * 40;
-			return { role: 'user' as const, authorId: author.id, authorName: author.name, text: this.corpus.message(), messageId: this.ids.next(timestamp), timestamp };
+			return {
+				role: 'user' as const,
+				authorId: author.id,
+				authorName: author.name,
+				text: this.corpus.message(),
+				messageId: this.ids.next(timestamp),
+				timestamp
+			};
 		});
 		return {
 			userId: lastAuthor.id,

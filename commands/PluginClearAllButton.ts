@@ -24,7 +24,10 @@ export class PluginInteractionHandler extends InteractionHandler {
 			return;
 		}
 		if (Date.now() > button.expiresAt) {
-			await interaction.update({ content: 'This confirmation expired: nothing was deleted. Run `/session clear scope:all` again.', components: [] });
+			await interaction.update({
+				content: 'This confirmation expired: nothing was deleted. Run `/session clear scope:all` again.',
+				components: []
+			});
 			return;
 		}
 		try {
@@ -32,7 +35,9 @@ export class PluginInteractionHandler extends InteractionHandler {
 			await interaction.update({ content: `Done: everything memory held about you is gone (${describe(erased)}).`, components: [] });
 		} catch (error) {
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
-			await interaction.update({ content: 'Memory is unavailable right now; nothing was deleted. Try again in a moment.', components: [] }).catch(() => undefined);
+			await interaction
+				.update({ content: 'Memory is unavailable right now; nothing was deleted. Try again in a moment.', components: [] })
+				.catch(() => undefined);
 		}
 	}
 }

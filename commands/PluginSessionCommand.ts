@@ -32,7 +32,10 @@ export class PluginCommand extends Command {
 							.setName('clear')
 							.setDescription('Forget your recent conversations, or everything about you')
 							.addStringOption((option) =>
-								option.setName('scope').setDescription('What to forget').addChoices({ name: 'recent conversations', value: 'short-term' }, { name: 'everything about me', value: 'all' })
+								option
+									.setName('scope')
+									.setDescription('What to forget')
+									.addChoices({ name: 'recent conversations', value: 'short-term' }, { name: 'everything about me', value: 'all' })
 							)
 					)
 					.addSubcommand((sub) => sub.setName('profile').setDescription('Your stored profile and topic notes'))
@@ -40,7 +43,9 @@ export class PluginCommand extends Command {
 						sub
 							.setName('forget')
 							.setDescription('Delete one of your topic notes')
-							.addStringOption((option) => option.setName('topic').setDescription('The topic').setRequired(true).setAutocomplete(true).setMaxLength(100))
+							.addStringOption((option) =>
+								option.setName('topic').setDescription('The topic').setRequired(true).setAutocomplete(true).setMaxLength(100)
+							)
 					)
 					.addSubcommand((sub) => sub.setName('export').setDescription('Download everything stored about you as JSON'))
 					.addSubcommand((sub) =>
@@ -51,9 +56,15 @@ export class PluginCommand extends Command {
 								option
 									.setName('level')
 									.setDescription('minimal: everything; partial: no profile; full: nothing at all')
-									.addChoices({ name: 'minimal', value: 'minimal' }, { name: 'partial', value: 'partial' }, { name: 'full', value: 'full' })
+									.addChoices(
+										{ name: 'minimal', value: 'minimal' },
+										{ name: 'partial', value: 'partial' },
+										{ name: 'full', value: 'full' }
+									)
 							)
-							.addBooleanOption((option) => option.setName('cross_server').setDescription('Let personas recall what you said in other servers and DMs'))
+							.addBooleanOption((option) =>
+								option.setName('cross_server').setDescription('Let personas recall what you said in other servers and DMs')
+							)
 					)
 					.addSubcommand((sub) => sub.setName('help').setDescription('How memory works here'))
 					.addSubcommand((sub) =>
@@ -61,7 +72,10 @@ export class PluginCommand extends Command {
 							.setName('wipe-channel')
 							.setDescription('Moderators: forget everything remembered in a channel')
 							.addChannelOption((option) =>
-								option.setName('channel').setDescription('The channel (this one by default)').addChannelTypes(...WIPEABLE_CHANNEL_TYPES)
+								option
+									.setName('channel')
+									.setDescription('The channel (this one by default)')
+									.addChannelTypes(...WIPEABLE_CHANNEL_TYPES)
 							)
 					),
 			guildIds.length > 0 ? { guildIds } : {}
@@ -101,7 +115,10 @@ export class PluginCommand extends Command {
 			if (malformed) return void (await answer(interaction, malformed).catch(() => undefined));
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
-			await answer(interaction, invalid ? (error as Error).message : 'Memory is unavailable right now; nothing was changed. Try again in a moment.').catch(() => undefined);
+			await answer(
+				interaction,
+				invalid ? (error as Error).message : 'Memory is unavailable right now; nothing was changed. Try again in a moment.'
+			).catch(() => undefined);
 		}
 	}
 
@@ -109,7 +126,11 @@ export class PluginCommand extends Command {
 		try {
 			await completeTopics(interaction, this.container.memory);
 		} catch (error) {
-			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId ?? undefined });
+			reportMemoryError(this.container.client, error, {
+				phase: 'command',
+				userId: interaction.user.id,
+				channelId: interaction.channelId ?? undefined
+			});
 			await interaction.respond([]).catch(() => undefined);
 		}
 	}

@@ -8,6 +8,8 @@ export class PluginListener extends Listener<typeof MemoryEvents.StoreRecovered>
 	}
 
 	public run({ downMs, failedCalls }: MemoryStoreRecovery): void {
-		this.container.logger.info(`[memory] store recovered after ${(downMs / 1000).toFixed(1)} s; ${failedCalls} store calls failed meanwhile (memory.stats().store).`);
+		this.container.logger.info(
+			`[memory] store recovered after ${(downMs / 1000).toFixed(1)} s; ${failedCalls} store calls failed meanwhile (memory.stats().store).`
+		);
 	}
 }

@@ -52,14 +52,20 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 		const seeded = await seedChannel(engine, workload, channel, plan, naive, backend);
 		const sizeAfter = await store.sizeBytes();
 
-		progress(`${backend}: reopening the engine, then ${count(1 + plan.warmupContexts + plan.contextSamples)} contexts (the first cold, ${count(plan.warmupContexts)} warming up)…`);
+		progress(
+			`${backend}: reopening the engine, then ${count(1 + plan.warmupContexts + plan.contextSamples)} contexts (the first cold, ${count(plan.warmupContexts)} warming up)…`
+		);
 		await engine.close();
 		const [reopened, reopenMs] = await timed(() => openEngine(store.storeUrl, workload.clock, options));
 		engine = reopened;
-		const requests = Array.from({ length: 1 + plan.warmupContexts + plan.contextSamples }, (_, at) => workload.request(channel, channel.members[at % channel.members.length]));
+		const requests = Array.from({ length: 1 + plan.warmupContexts + plan.contextSamples }, (_, at) =>
+			workload.request(channel, channel.members[at % channel.members.length])
+		);
 		const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, plan.warmupContexts, naive);
 
-		progress(`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ${plan.throughputSeconds} s…`);
+		progress(
+			`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ${plan.throughputSeconds} s…`
+		);
 		const throughput = await measureThroughput(engine, workload, plan);
 
 		const recordTurn = summarize(seeded.ours);
@@ -83,10 +89,19 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 }
 
 /** Records the channel's turns in order, timing the last `plan.recordSamples` of them. */
-async function seedChannel(engine: MemoryEngine, workload: ChatWorkload, channel: Channel, plan: LatencyPlan, naive: NaiveMemory | null, label: string) {
+async function seedChannel(
+	engine: MemoryEngine,
+	workload: ChatWorkload,
+	channel: Channel,
+	plan: LatencyPlan,
+	naive: NaiveMemory | null,
+	label: string
+) {
 	const turns = Math.ceil(plan.channelMessages / 2);
 	const timedFrom = Math.max(0, turns - plan.recordSamples);
-	progress(`${label}: recording ${count(turns)} turns (${count(plan.channelMessages)} messages) in one channel, timing the last ${count(turns - timedFrom)}…`);
+	progress(
+		`${label}: recording ${count(turns)} turns (${count(plan.channelMessages)} messages) in one channel, timing the last ${count(turns - timedFrom)}…`
+	);
 	const counter = new ProgressCounter(`${label}: recorded`, turns, 'turns');
 	const ours: number[] = [];
 	const reference: number[] = [];
@@ -126,5 +141,12 @@ async function measureThroughput(engine: MemoryEngine, workload: ChatWorkload, p
 		})
 	);
 	const seconds = (performance.now() - started) / 1000;
-	return { inFlight: channels.length, seconds, resolved, failed, turnsPerSecond: resolved / seconds, ...(firstError === undefined ? {} : { firstError: errorText(firstError) }) };
+	return {
+		inFlight: channels.length,
+		seconds,
+		resolved,
+		failed,
+		turnsPerSecond: resolved / seconds,
+		...(firstError === undefined ? {} : { firstError: errorText(firstError) })
+	};
 }

@@ -47,7 +47,12 @@ async function childProgram(): Promise<ChildProgram> {
 			define: { __dirname: JSON.stringify(benchDirectory) },
 			logLevel: 'silent'
 		});
-		return { modulePath: outfile, execArgv: ['--expose-gc'], runtime: `plain node ${process.version} (sources bundled by esbuild)`, cleanup: () => rmSync(outfile, { force: true }) };
+		return {
+			modulePath: outfile,
+			execArgv: ['--expose-gc'],
+			runtime: `plain node ${process.version} (sources bundled by esbuild)`,
+			cleanup: () => rmSync(outfile, { force: true })
+		};
 	} catch (error) {
 		rmSync(outfile, { force: true });
 		progress(`memory: cannot bundle the measurement (${errorText(error).split('\n')[0]}); running it under tsx, whose loader adds some 45 MiB`);

@@ -15,8 +15,7 @@ const processStart = bareProcess();
 const work = require('./memoryWork') as typeof import('./memoryWork');
 const [channels, servers, turnsPerChannel] = process.argv.slice(2, 5).map(Number) as [number, number, number];
 
-work
-	.measureMemory(channels, servers, turnsPerChannel, processStart, process.argv[5] ?? 'unknown')
+work.measureMemory(channels, servers, turnsPerChannel, processStart, process.argv[5] ?? 'unknown')
 	.then((result) => process.send!(result))
 	.catch((error: unknown) => {
 		console.error(error);

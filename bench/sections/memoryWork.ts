@@ -47,7 +47,13 @@ async function idleMemory(): Promise<MemoryReading & { waitedSeconds: number }> 
  * A fresh SQLite engine, `turnsPerChannel` turns in each of `channels` channels (round after round,
  * so they are all active together) and one context in each, then the memory with the engine still open.
  */
-export async function measureMemory(channels: number, servers: number, turnsPerChannel: number, processStart: MemoryReading, runtime: string): Promise<MemoryResult> {
+export async function measureMemory(
+	channels: number,
+	servers: number,
+	turnsPerChannel: number,
+	processStart: MemoryReading,
+	runtime: string
+): Promise<MemoryResult> {
 	const store = sqliteStore();
 	const workload = new ChatWorkload(new ChatCorpus(303));
 	const engine = await openEngine(store.storeUrl, workload.clock);
@@ -56,7 +62,9 @@ export async function measureMemory(channels: number, servers: number, turnsPerC
 		const channelAt = (index: number) => channelOf(index % servers, index);
 		const before = collectedMemory();
 		const started = performance.now();
-		progress(`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one context in each…`);
+		progress(
+			`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one context in each…`
+		);
 		const counter = new ProgressCounter('memory: recorded', channels * turnsPerChannel, 'turns');
 		const record: number[] = [];
 		for (let round = 0; round < turnsPerChannel; round++) {

@@ -20,7 +20,9 @@ export async function runRecall(plan: BenchPlan): Promise<RecallResult> {
 	clock.current = messages[0]!.ts;
 	const engine = await openEngine(store.storeUrl, clock, { archiveRetentionDays: 120 });
 	try {
-		progress(`recall: replaying ${count(turns.length)} turns of the long-conversation fixture, then ${fixture.questions.length} questions at ${plan.recall.budgets.map(count).join(', ')} tokens…`);
+		progress(
+			`recall: replaying ${count(turns.length)} turns of the long-conversation fixture, then ${fixture.questions.length} questions at ${plan.recall.budgets.map(count).join(', ')} tokens…`
+		);
 		for (const turn of turns) {
 			clock.current = turn.timestamp!;
 			await engine.recordTurn(turn);
@@ -31,9 +33,23 @@ export async function runRecall(plan: BenchPlan): Promise<RecallResult> {
 		for (const budget of plan.recall.budgets) {
 			const measured = await measureRecall(engine, fixture, budget);
 			fullHistoryTokens = measured.fullHistoryTokens;
-			points.push({ budget, answerTurns: measured.answerTurns, found: measured.found, recall: measured.recall, maxContextTokens: measured.maxContextTokens, plainBm25Recall: plainBm25Recall(fixture, budget) });
+			points.push({
+				budget,
+				answerTurns: measured.answerTurns,
+				found: measured.found,
+				recall: measured.recall,
+				maxContextTokens: measured.maxContextTokens,
+				plainBm25Recall: plainBm25Recall(fixture, budget)
+			});
 		}
-		return { messages: messages.length, turns: turns.length, questions: fixture.questions.length, fullHistoryTokens, keywordTop3Recall: keywordTop3Recall(fixture), points };
+		return {
+			messages: messages.length,
+			turns: turns.length,
+			questions: fixture.questions.length,
+			fullHistoryTokens,
+			keywordTop3Recall: keywordTop3Recall(fixture),
+			points
+		};
 	} finally {
 		await engine.close();
 		await store.dispose();

@@ -62,9 +62,13 @@ function planChannels(plan: ScalePlan): { measured: PlannedChannel[]; all: Plann
 	const measured = plan.sizes.map((messages, index) => ({ channel: channelAt(index), messages }));
 	const others = plan.channels - measured.length;
 	const rest = plan.storeMessages - plan.sizes.reduce((sum, size) => sum + size, 0);
-	if (others <= 0 || rest < 2 * others) throw new Error(`The scale store cannot hold ${count(rest)} more messages over ${count(others)} other channels (2 each at least).`);
+	if (others <= 0 || rest < 2 * others)
+		throw new Error(`The scale store cannot hold ${count(rest)} more messages over ${count(others)} other channels (2 each at least).`);
 	const even = Math.floor(rest / others);
-	const spread = Array.from({ length: others }, (_, at) => ({ channel: channelAt(measured.length + at), messages: even + (at < rest % others ? 1 : 0) }));
+	const spread = Array.from({ length: others }, (_, at) => ({
+		channel: channelAt(measured.length + at),
+		messages: even + (at < rest % others ? 1 : 0)
+	}));
 	return { measured, all: [...measured, ...spread] };
 }
 
@@ -101,7 +105,9 @@ async function measureChannel(
 	{ warmupContexts: warmup, samples }: ScalePlan,
 	naive: NaiveMemory | null
 ): Promise<ScalePoint> {
-	progress(`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ${count(samples)} turns…`);
+	progress(
+		`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ${count(samples)} turns…`
+	);
 	const requests = Array.from({ length: 1 + warmup + samples }, () => workload.request(channel));
 	const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, warmup, naive);
 	const turns = await timeTurns(engine, workload, channel, samples, naive);
@@ -121,14 +127,22 @@ async function measureChannel(
 function growth(points: ScalePoint[]): ScaleResult['growth'] {
 	const smallest = points[0]!;
 	const largest = points.at(-1)!;
-	const of = (a: { p50: number; p99: number }, b: { p50: number; p99: number }): LatencyRatio => ({ p50: ratio(a.p50, b.p50), p99: ratio(a.p99, b.p99) });
+	const of = (a: { p50: number; p99: number }, b: { p50: number; p99: number }): LatencyRatio => ({
+		p50: ratio(a.p50, b.p50),
+		p99: ratio(a.p99, b.p99)
+	});
 	return {
 		from: smallest.size,
 		to: largest.size,
 		recordTurn: of(largest.recordTurn, smallest.recordTurn),
 		buildContext: of(largest.buildContext, smallest.buildContext),
 		...(largest.naive && smallest.naive
-			? { naive: { recordTurn: of(largest.naive.recordTurn, smallest.naive.recordTurn), buildContext: of(largest.naive.buildContext, smallest.naive.buildContext) } }
+			? {
+					naive: {
+						recordTurn: of(largest.naive.recordTurn, smallest.naive.recordTurn),
+						buildContext: of(largest.naive.buildContext, smallest.naive.buildContext)
+					}
+				}
 			: {})
 	};
 }

@@ -5,7 +5,11 @@ import { ratio, summarize, timed, timedSync, type LatencySummary } from '../stat
 import type { Channel, ChatWorkload } from '../workload';
 
 /** The naive reference's summaries, with the engine's figures as ratios to them. */
-export function naiveFigures(ours: { recordTurn: LatencySummary; buildContext: LatencySummary }, naiveRecord: number[], naiveContext: number[]): NaiveFigures {
+export function naiveFigures(
+	ours: { recordTurn: LatencySummary; buildContext: LatencySummary },
+	naiveRecord: number[],
+	naiveContext: number[]
+): NaiveFigures {
 	const recordTurn = summarize(naiveRecord);
 	const buildContext = summarize(naiveContext);
 	return {
@@ -20,7 +24,13 @@ export function naiveFigures(ours: { recordTurn: LatencySummary; buildContext: L
 
 export function storageGrowth(beforeBytes: number | null, afterBytes: number | null, messages: number, measures: string): StorageGrowth {
 	const grown = beforeBytes === null || afterBytes === null ? null : afterBytes - beforeBytes;
-	return { beforeBytes, afterBytes, messages, bytesPer100kMessages: grown === null || messages === 0 ? null : (grown / messages) * 100_000, measures };
+	return {
+		beforeBytes,
+		afterBytes,
+		messages,
+		bytesPer100kMessages: grown === null || messages === 0 ? null : (grown / messages) * 100_000,
+		measures
+	};
 }
 
 /** What each backend's size reading is. */
@@ -31,7 +41,11 @@ export const STORAGE_MEASURES = {
 } as const;
 
 /** Timed contexts for `requests`, one after the other, on the engine and (when given) on the naive reference. */
-export async function timeContexts(engine: MemoryEngine, requests: ReturnType<ChatWorkload['request']>[], naive: NaiveMemory | null): Promise<{ ours: number[]; naive: number[] }> {
+export async function timeContexts(
+	engine: MemoryEngine,
+	requests: ReturnType<ChatWorkload['request']>[],
+	naive: NaiveMemory | null
+): Promise<{ ours: number[]; naive: number[] }> {
 	const ours: number[] = [];
 	for (const request of requests) ours.push((await timed(() => engine.buildContext(request)))[1]);
 	const reference: number[] = [];
@@ -56,7 +70,13 @@ export async function timeContextPhases(
 }
 
 /** `samples` timed one-message turns in `channel`, recorded by the engine and (when given) the naive reference. */
-export async function timeTurns(engine: MemoryEngine, workload: ChatWorkload, channel: Channel, samples: number, naive: NaiveMemory | null): Promise<{ ours: number[]; naive: number[] }> {
+export async function timeTurns(
+	engine: MemoryEngine,
+	workload: ChatWorkload,
+	channel: Channel,
+	samples: number,
+	naive: NaiveMemory | null
+): Promise<{ ours: number[]; naive: number[] }> {
 	const ours: number[] = [];
 	const reference: number[] = [];
 	for (let at = 0; at < samples; at++) {

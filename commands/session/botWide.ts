@@ -9,7 +9,8 @@ function milliseconds(value: number | null): string {
 	return `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
 }
 
-const percentiles = (name: string, histogram: LatencyHistogram) => `${name} p50 ${milliseconds(histogram.p50Ms)} / p99 ${milliseconds(histogram.p99Ms)}`;
+const percentiles = (name: string, histogram: LatencyHistogram) =>
+	`${name} p50 ${milliseconds(histogram.p50Ms)} / p99 ${milliseconds(histogram.p99Ms)}`;
 
 /**
  * The moderators' line of `/session status`: what this bot process's memory did since it started, e.g.

@@ -18,7 +18,8 @@ export function clearAllButtonId(button: ClearAllButton): string {
 
 export function parseClearAllButton(customId: string): ClearAllButton | null {
 	const [memory, clear, action, userId, expiresAt] = customId.split(':');
-	if (`${memory}:${clear}` !== CLEAR_ALL_PREFIX || (action !== 'confirm' && action !== 'cancel') || !userId || !/^\d+$/.test(expiresAt ?? '')) return null;
+	if (`${memory}:${clear}` !== CLEAR_ALL_PREFIX || (action !== 'confirm' && action !== 'cancel') || !userId || !/^\d+$/.test(expiresAt ?? ''))
+		return null;
 	return { action, userId, expiresAt: Number(expiresAt) };
 }
 
@@ -27,7 +28,10 @@ export async function runClear(interaction: ChatInputCommandInteraction, memory:
 	const scope = interaction.options.getString('scope') ?? 'short-term';
 	if (scope === 'short-term') {
 		const cleared = await memory.clearShortTerm(interaction.user.id);
-		await answer(interaction, `Forgot your recent conversations (${cleared.entriesDeleted} conversations, ${cleared.messagesRemoved} of your messages in shared channels).`);
+		await answer(
+			interaction,
+			`Forgot your recent conversations (${cleared.entriesDeleted} conversations, ${cleared.messagesRemoved} of your messages in shared channels).`
+		);
 		return;
 	}
 	if (scope !== 'all') {
@@ -36,8 +40,14 @@ export async function runClear(interaction: ChatInputCommandInteraction, memory:
 	}
 	const expiresAt = Date.now() + timeoutMs;
 	const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(clearAllButtonId({ action: 'confirm', userId: interaction.user.id, expiresAt })).setLabel('Forget everything').setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(clearAllButtonId({ action: 'cancel', userId: interaction.user.id, expiresAt })).setLabel('Cancel').setStyle(ButtonStyle.Secondary)
+		new ButtonBuilder()
+			.setCustomId(clearAllButtonId({ action: 'confirm', userId: interaction.user.id, expiresAt }))
+			.setLabel('Forget everything')
+			.setStyle(ButtonStyle.Danger),
+		new ButtonBuilder()
+			.setCustomId(clearAllButtonId({ action: 'cancel', userId: interaction.user.id, expiresAt }))
+			.setLabel('Cancel')
+			.setStyle(ButtonStyle.Secondary)
 	);
 	await answer(interaction, {
 		content: `This deletes everything memory holds about you: recent conversations, archived messages you wrote, summaries built from them, your profile and topic notes. It cannot be undone. The buttons expire <t:${Math.floor(expiresAt / 1000)}:R>.`,

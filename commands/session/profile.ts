@@ -13,7 +13,8 @@ export async function runProfile(interaction: ChatInputCommandInteraction, memor
 	for (const [key, value] of Object.entries(profile?.preferences ?? {})) lines.push(`• ${key}: ${value}`);
 	for (const note of profile?.notes ?? []) lines.push(`• ${note}`);
 	if (profile?.tags.length) lines.push(`Tags: ${profile.tags.join(', ')}`);
-	if (topics.length > 0) lines.push('', '**Topic notes** (remove one with `/session forget`)', ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));
+	if (topics.length > 0)
+		lines.push('', '**Topic notes** (remove one with `/session forget`)', ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));
 	await answer(interaction, truncate(lines.join('\n')));
 }
 

@@ -13,8 +13,16 @@ export interface StatusOptions {
 }
 
 /** `/session status`: what memory holds about the member, and for how long; moderators also see the bot-wide counters. */
-export async function runStatus(interaction: ChatInputCommandInteraction, memory: MemoryEngine, { personaId, moderatorPermission }: StatusOptions = {}): Promise<void> {
-	const status = await memory.status(interaction.user.id, { serverId: interaction.guildId, channelId: interaction.channelId, ...(personaId === undefined ? {} : { personaId }) });
+export async function runStatus(
+	interaction: ChatInputCommandInteraction,
+	memory: MemoryEngine,
+	{ personaId, moderatorPermission }: StatusOptions = {}
+): Promise<void> {
+	const status = await memory.status(interaction.user.id, {
+		serverId: interaction.guildId,
+		channelId: interaction.channelId,
+		...(personaId === undefined ? {} : { personaId })
+	});
 	const lines = [
 		'**Your memory**',
 		`Privacy level: **${PrivacyLevel[status.privacyLevel]!.toLowerCase()}**${status.crossServerOptIn ? ' · cross-server memory on' : ''}`,
@@ -26,7 +34,10 @@ export async function runStatus(interaction: ChatInputCommandInteraction, memory
 		`Storage: ${status.storage} · recent messages kept ${status.ttl.shortTermHours} h, summaries ${status.ttl.summaryHours} h, archive ${status.ttl.archiveDays} days`
 	];
 	// Only in a server, where Discord tells the member's permissions: a DM has no moderators.
-	const moderator = moderatorPermission !== undefined && interaction.inGuild() && interaction.memberPermissions?.has(new PermissionsBitField(moderatorPermission));
+	const moderator =
+		moderatorPermission !== undefined &&
+		interaction.inGuild() &&
+		interaction.memberPermissions?.has(new PermissionsBitField(moderatorPermission));
 	if (moderator) lines.push(botWideLine(memory.stats()));
 	await answer(interaction, lines.join('\n'));
 }

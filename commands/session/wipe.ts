@@ -3,10 +3,19 @@ import type { MemoryEngine } from '../../src/engine/MemoryEngine';
 import { answer } from './reply';
 
 /** The channels `/session wipe-channel` takes: those a persona talks in. */
-export const WIPEABLE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.GuildAnnouncement] as const;
+export const WIPEABLE_CHANNEL_TYPES = [
+	ChannelType.GuildText,
+	ChannelType.PublicThread,
+	ChannelType.PrivateThread,
+	ChannelType.GuildAnnouncement
+] as const;
 
 /** `/session wipe-channel [channel]`: a moderator forgets everything remembered in a channel. */
-export async function runWipeChannel(interaction: ChatInputCommandInteraction, memory: MemoryEngine, permission: PermissionResolvable): Promise<void> {
+export async function runWipeChannel(
+	interaction: ChatInputCommandInteraction,
+	memory: MemoryEngine,
+	permission: PermissionResolvable
+): Promise<void> {
 	if (!interaction.inGuild() || !interaction.guildId) {
 		await answer(interaction, 'Channel memory can only be wiped in a server.');
 		return;
@@ -28,7 +37,10 @@ export async function runWipeChannel(interaction: ChatInputCommandInteraction, m
 	const channel = picked ?? interaction.channel;
 	const channelId = channel?.id ?? interaction.channelId;
 	const needed = new PermissionsBitField(permission);
-	const granted = interaction.guild?.channels.cache.get(channelId) && interaction.member && 'permissionsIn' in interaction.member ? interaction.member.permissionsIn(channelId) : interaction.memberPermissions;
+	const granted =
+		interaction.guild?.channels.cache.get(channelId) && interaction.member && 'permissionsIn' in interaction.member
+			? interaction.member.permissionsIn(channelId)
+			: interaction.memberPermissions;
 	if (!granted?.has(needed)) {
 		await answer(interaction, `Only moderators (${needed.toArray().join(', ')}) can wipe a channel’s memory.`);
 		return;

@@ -29,7 +29,11 @@ export class DemoDriver {
 		this.narrator.step(this.where(channelId), `${member.globalName} → Sol`);
 		this.narrator.said(member.globalName!, content);
 		const sent = this.fake.sendMessage({ channelId, author: member.id, content });
-		const recorded = await this.waitFor(MemoryEvents.TurnRecorded, (turn: MemoryTurn) => turn.history.some((message) => message.messageId === sent.id), `the turn of message ${String(sent.id)}`);
+		const recorded = await this.waitFor(
+			MemoryEvents.TurnRecorded,
+			(turn: MemoryTurn) => turn.history.some((message) => message.messageId === sent.id),
+			`the turn of message ${String(sent.id)}`
+		);
 		const [turn, result] = recorded as [MemoryTurn, RecordTurnResult];
 		this.narrator.recorded(turn, result);
 		return { turn, result };
@@ -45,7 +49,13 @@ export class DemoDriver {
 	}
 
 	/** A member runs `/session <subcommand>`; prints and returns the answer. */
-	public async session(member: FakeUserInit, channelId: string, subcommand: string, options?: CommandOptionsInput, quiet = false): Promise<SessionAnswer> {
+	public async session(
+		member: FakeUserInit,
+		channelId: string,
+		subcommand: string,
+		options?: CommandOptionsInput,
+		quiet = false
+	): Promise<SessionAnswer> {
 		const command = `/session ${subcommand}${Object.entries(options ?? {})
 			.map(([name, value]) => ` ${name}:${String(value)}`)
 			.join('')}`;
@@ -60,7 +70,9 @@ export class DemoDriver {
 	public async clearAll(member: FakeUserInit, channelId: string): Promise<string> {
 		this.narrator.step(this.where(channelId), `${member.globalName} runs /session clear scope:all`);
 		const asked = await this.session(member, channelId, 'clear', { scope: 'all' }, true);
-		const buttons = ((asked.data.components as { components?: { custom_id?: string; label?: string }[] }[] | undefined) ?? []).flatMap((row) => row.components ?? []);
+		const buttons = ((asked.data.components as { components?: { custom_id?: string; label?: string }[] }[] | undefined) ?? []).flatMap(
+			(row) => row.components ?? []
+		);
 		const confirm = buttons.find((button) => button.custom_id?.includes(':confirm:'));
 		if (!confirm?.custom_id) throw new Error(`/session clear scope:all showed no confirmation button: ${JSON.stringify(asked.data)}`);
 		const original = this.fake.originalMessage(asked.interactionId);

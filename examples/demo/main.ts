@@ -57,7 +57,9 @@ async function main(): Promise<void> {
 	narrator.raw(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 	narrator.raw(`  turns captured: ${tally.captured}; skipped: ${skipped}`);
 	narrator.raw(`  contexts injected: ${tally.contexts} (${tally.contextTokens} tokens in all); memory tool calls: ${tally.toolCalls}`);
-	narrator.raw(`  memory file: ${relative(process.cwd(), file)} (${Math.round(statSync(file).size / 1024)} KB; table keyv, one JSON value per key)`);
+	narrator.raw(
+		`  memory file: ${relative(process.cwd(), file)} (${Math.round(statSync(file).size / 1024)} KB; table keyv, one JSON value per key)`
+	);
 	narrator.raw('  your own bot on Discord: DISCORD_TOKEN=… npm run example');
 }
 

@@ -74,7 +74,9 @@ export class Narrator {
 		const plural = context.blocks.length === 1 ? 'block' : 'blocks';
 		this.line(`${paint('yellow', 'context injected:')} ${context.blocks.length} ${plural}, ${context.tokens} tokens`);
 		for (const block of context.blocks) {
-			this.line(`  ${paint(['bold', 'yellow'], `[${block.tier}]`)} ${block.tokens} tokens${block.sourceIds.length > 0 ? `, from ${block.sourceIds.length} messages` : ''}`);
+			this.line(
+				`  ${paint(['bold', 'yellow'], `[${block.tier}]`)} ${block.tokens} tokens${block.sourceIds.length > 0 ? `, from ${block.sourceIds.length} messages` : ''}`
+			);
 			const lines = block.text.split('\n');
 			for (const text of lines.slice(0, MAX_BLOCK_LINES)) this.line(paint('dim', `    │ ${this.named(text)}`));
 			if (lines.length > MAX_BLOCK_LINES) this.line(paint('dim', `    │ … ${lines.length - MAX_BLOCK_LINES} more lines`));

@@ -44,7 +44,9 @@ export async function playScript(demo: DemoDriver, narrator: Narrator): Promise<
 
 async function noteTheosMemory(narrator: Narrator, label: string): Promise<void> {
 	const data = await container.memory.exportUser(THEO.id);
-	narrator.note(`${label}: ${data.shortTerm.length} conversations, ${data.sharedShortTerm.length + data.archive.length} messages, profile: ${data.profile ? 'yes' : 'none'}`);
+	narrator.note(
+		`${label}: ${data.shortTerm.length} conversations, ${data.sharedShortTerm.length + data.archive.length} messages, profile: ${data.profile ? 'yes' : 'none'}`
+	);
 }
 
 function describeExport(narrator: Narrator, file: { filename: string; data: Buffer } | undefined): void {

@@ -42,7 +42,9 @@ const guildId = process.env.DISCORD_GUILD_ID?.trim();
 const { client, persona } = createPersonaBot({ model, memory: guildId ? { commandGuildIds: [guildId] } : {} });
 
 client.once(Events.ClientReady, () => {
-	container.logger.info(`[example] logged in as ${client.user?.tag}; ${persona.definition.name} answers mentions, "${persona.definition.name}, …" and DMs; replies from ${label}.`);
+	container.logger.info(
+		`[example] logged in as ${client.user?.tag}; ${persona.definition.name} answers mentions, "${persona.definition.name}, …" and DMs; replies from ${label}.`
+	);
 	container.logger.info(`[example] memory in ${container.memory.config.storeUrl}; try /session status. Ctrl-C to stop.`);
 });
 

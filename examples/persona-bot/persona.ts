@@ -81,7 +81,10 @@ export class Persona {
 			const reply = await message.reply({ content: text.slice(0, 2000), allowedMentions: { repliedUser: false } });
 			this.observer.reply?.(message, reply);
 			// 3. After the turn: one event; the plugin records it in the background.
-			message.client.emit(MemoryEvents.TurnCompleted, turnFromMessages({ trigger: message, history, responses: [reply], persona: this.definition }));
+			message.client.emit(
+				MemoryEvents.TurnCompleted,
+				turnFromMessages({ trigger: message, history, responses: [reply], persona: this.definition })
+			);
 		} catch (error) {
 			container.logger.error(`[persona] could not answer message ${message.id}:`, error);
 			this.observer.failed?.(message, error);
@@ -91,7 +94,11 @@ export class Persona {
 	/** The model's answer, after running the memory tools it calls (2. during generation). */
 	private async generate(message: Message, memory: MemoryContext, history: Collection<string, Message>): Promise<string> {
 		const system = memory.text ? `${this.definition.prompt}\n\nWhat you remember:\n${memory.text}` : this.definition.prompt;
-		const messages: ChatMessage[] = [{ role: 'system', content: system }, ...[...history.values()].reverse().map((earlier) => this.chatMessage(earlier)), this.chatMessage(message)];
+		const messages: ChatMessage[] = [
+			{ role: 'system', content: system },
+			...[...history.values()].reverse().map((earlier) => this.chatMessage(earlier)),
+			this.chatMessage(message)
+		];
 		const tools = [await shortTermMemoryToolFor(message.guildId), rememberTool];
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
 			const answer = await this.model({ messages, tools });

@@ -43,7 +43,9 @@ class Reader {
 		const recalled = this.recall(system, speaker, text);
 		if (recalled) return `${speaker}, you told me: “${this.withoutAddress(recalled)}”`;
 		const lines = system.split('\n').filter((line) => MEMORY_LINE.test(line)).length;
-		return lines === 0 ? `Nice to meet you, ${speaker}! I don’t remember anything about this conversation yet.` : `Noted, ${speaker}. (I have ${lines} remembered messages in mind.)`;
+		return lines === 0
+			? `Nice to meet you, ${speaker}! I don’t remember anything about this conversation yet.`
+			: `Noted, ${speaker}. (I have ${lines} remembered messages in mind.)`;
 	}
 
 	/** A keyword summary of the members' messages, one line per speaker. */

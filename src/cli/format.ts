@@ -31,7 +31,8 @@ export function rows(entries: readonly [label: string, value: string | number][]
 
 /** Who wrote a message, as a reader tells them apart. */
 function speaker(message: Pick<StoredMessage, 'role' | 'authorId' | 'authorName' | 'personaId'>): string {
-	if (message.role === 'persona') return `${message.authorName ?? 'persona'}${message.personaId ? ` (persona ${message.personaId})` : ' (persona)'}`;
+	if (message.role === 'persona')
+		return `${message.authorName ?? 'persona'}${message.personaId ? ` (persona ${message.personaId})` : ' (persona)'}`;
 	return `${message.authorName ?? 'member'}${message.authorId ? ` (${message.authorId})` : ''}`;
 }
 

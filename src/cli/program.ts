@@ -54,7 +54,12 @@ export async function main(argv: readonly string[]): Promise<number> {
 			process.stderr.write(`${PROGRAM_HELP}\n`);
 			return ExitCode.Usage;
 		}
-		const { values, positionals } = parseArgs({ args: [...argv], options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+		const { values, positionals } = parseArgs({
+			args: [...argv],
+			options: { ...GLOBAL_OPTIONS, ...command.options },
+			allowPositionals: true,
+			strict: true
+		});
 		if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}".`, command.name);
 		const open = async () => (engine = await openEngine(values as Values));
 		return await command.run(values as Values, open);
@@ -89,14 +94,18 @@ async function openEngine(values: Values): Promise<MemoryEngine> {
 	const config = { sweepIntervalMinutes: 0, llmBaseUrl: null };
 	const { storeUrl } = resolveConfig(config, env);
 	if (storeUrl.startsWith('sqlite://') && sqlitePath(storeUrl) !== ':memory:' && !existsSync(sqlitePath(storeUrl))) {
-		throw new MemoryError('STORE_UNAVAILABLE', `No memory store at ${sqlitePath(storeUrl)} (MEMORY_STORE_URL=${storeUrl}); run where the bot runs, or pass --store.`);
+		throw new MemoryError(
+			'STORE_UNAVAILABLE',
+			`No memory store at ${sqlitePath(storeUrl)} (MEMORY_STORE_URL=${storeUrl}); run where the bot runs, or pass --store.`
+		);
 	}
 	return MemoryEngine.open({ env, config, onStoreHealth: () => undefined });
 }
 
 /** One line on standard error, never a stack trace; returns the exit code. */
 function report(error: unknown, command: CliCommand | undefined): number {
-	const usage = error instanceof UsageError || (error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'));
+	const usage =
+		error instanceof UsageError || (error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'));
 	const invalidInput = error instanceof MemoryError && error.code === 'INVALID_INPUT';
 	const message = error instanceof Error ? error.message : String(error);
 	process.stderr.write(`sapphire-memory: ${message}\n`);

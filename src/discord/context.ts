@@ -25,7 +25,11 @@ export const EMPTY_CONTEXT: MemoryContext = Object.freeze({ text: '', tokens: 0,
  * const memory = await contextForMessage(message, { id: 'sol' });
  * const prompt = `${memory.text}\n\n${message.content}`;
  */
-export async function contextForMessage(message: Message, persona: PersonaIdentity = {}, options: ContextForMessageOptions = {}): Promise<MemoryContext> {
+export async function contextForMessage(
+	message: Message,
+	persona: PersonaIdentity = {},
+	options: ContextForMessageOptions = {}
+): Promise<MemoryContext> {
 	try {
 		return await container.memory.buildContext({
 			...locationOf(message, persona),

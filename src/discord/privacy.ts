@@ -22,7 +22,9 @@ export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel
  */
 export async function resolvedTurnPrivacyLevel(turn: MemoryTurn): Promise<PrivacyLevel | undefined> {
 	if (!container.client.options.memory?.resolvePrivacyLevel) return turn.privacyLevel;
-	const others = new Set(turn.history.flatMap((message) => (message.role === 'user' && message.authorId && message.authorId !== turn.userId ? [message.authorId] : [])));
+	const others = new Set(
+		turn.history.flatMap((message) => (message.role === 'user' && message.authorId && message.authorId !== turn.userId ? [message.authorId] : []))
+	);
 	const [level] = await Promise.all([resolvedPrivacyLevel(turn.userId), ...[...others].map(resolvedPrivacyLevel)]);
 	return turn.privacyLevel ?? level;
 }

@@ -54,7 +54,8 @@ export async function shortTermMemoryToolFor(guildId: string | null): Promise<ty
 export async function handleShortTermMemoryTool(args: unknown, message: Message, persona: PersonaIdentity = {}): Promise<string> {
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
-		if (typeof parsed !== 'object' || parsed === null) throw new MemoryError('INVALID_INPUT', 'The tool arguments must be a JSON object, such as {"summary": "…"}.');
+		if (typeof parsed !== 'object' || parsed === null)
+			throw new MemoryError('INVALID_INPUT', 'The tool arguments must be a JSON object, such as {"summary": "…"}.');
 		const result = await container.memory.updateShortTermMemory({ ...locationOf(message, persona), turnId: message.id }, parsed);
 		return JSON.stringify({ ok: true, stored: result.summary.length, summary: result.summary });
 	} catch (error) {
@@ -88,7 +89,8 @@ export async function handleRememberTool(args: unknown, message: Message): Promi
 		const result = await container.memory.remember(message.author.id, parsed);
 		return JSON.stringify({ ok: true, ...result });
 	} catch (error) {
-		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED')) return JSON.stringify({ ok: false, error: error.message });
+		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED'))
+			return JSON.stringify({ ok: false, error: error.message });
 		reportMemoryError(message.client, error, { phase: 'tool', userId: message.author.id, channelId: message.channelId });
 		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; nothing was stored.' });
 	}

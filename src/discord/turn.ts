@@ -45,7 +45,9 @@ const defaultIsPersona = (message: Message) => message.author.bot || message.web
 export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	const { trigger } = input;
 	const isPersona = input.isPersona ?? defaultIsPersona;
-	const personaOf = input.personaOf ?? ((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));
+	const personaOf =
+		input.personaOf ??
+		((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));
 	const { userId, serverId, channelId, parentChannelId } = locationOf(trigger);
 	const seen = new Set<string>();
 	const history: TurnMessage[] = [];
@@ -85,5 +87,7 @@ export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 }
 
 function historyMessages(history: TurnFromMessagesInput['history']): Message[] {
-	return 'values' in history && typeof history.values === 'function' ? [...(history as Collection<string, Message>).values()] : [...(history as Iterable<Message>)];
+	return 'values' in history && typeof history.values === 'function'
+		? [...(history as Collection<string, Message>).values()]
+		: [...(history as Iterable<Message>)];
 }

@@ -173,7 +173,15 @@ export class MemoryEngine {
 		this.summarizer =
 			config.llmBaseUrl === null
 				? null
-				: new BackgroundSummarizer({ store, archive: this.archive, settings: this.settings, config: getConfig, now, logger, counters: this.counters.summarizer });
+				: new BackgroundSummarizer({
+						store,
+						archive: this.archive,
+						settings: this.settings,
+						config: getConfig,
+						now,
+						logger,
+						counters: this.counters.summarizer
+					});
 		const sweepDependencies = { store, archive: this.archive, directory: this.directory, authors: this.authors, registry, config: getConfig };
 		this.sweeps = new SweepSchedule({
 			store,
@@ -191,7 +199,13 @@ export class MemoryEngine {
 	 */
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const store = await MemoryStore.open({ storeUrl: config.storeUrl, namespace: config.storeNamespace, keyv: options.keyv, timeoutMs: config.storeTimeoutMs, sqliteSynchronous: config.sqliteSynchronous });
+		const store = await MemoryStore.open({
+			storeUrl: config.storeUrl,
+			namespace: config.storeNamespace,
+			keyv: options.keyv,
+			timeoutMs: config.storeTimeoutMs,
+			sqliteSynchronous: config.sqliteSynchronous
+		});
 		const logger = options.logger ?? console;
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
 		const engine = new MemoryEngine(store, config, options.now ?? Date.now, logger);
@@ -230,7 +244,11 @@ export class MemoryEngine {
 		const started = performance.now();
 		try {
 			const parsed = parseInput(ContextRequestSchema, request, 'context request') as ContextRequest;
-			const context = await buildContext({ store: this.store, archive: this.archive, settings: this.settings, config: () => this.config }, parsed, this.now());
+			const context = await buildContext(
+				{ store: this.store, archive: this.archive, settings: this.settings, config: () => this.config },
+				parsed,
+				this.now()
+			);
 			this.counters.contextsBuilt++;
 			const injected = this.counters.tokensInjected;
 			for (const block of context.blocks) injected[block.tier] += block.tokens;
@@ -275,7 +293,10 @@ export class MemoryEngine {
 	 * (`{ summary }`, or one string per category when the server set `summaryCategories`).
 	 * Rejects with `INVALID_INPUT` (a message the LLM can read).
 	 */
-	public async updateShortTermMemory(target: SummaryTarget, input: unknown): Promise<{ summary: string; categories: Record<string, string> | null; keys: string[] }> {
+	public async updateShortTermMemory(
+		target: SummaryTarget,
+		input: unknown
+	): Promise<{ summary: string; categories: Record<string, string> | null; keys: string[] }> {
 		this.assertOpen();
 		return this.summaries.write(target, input, this.now());
 	}
@@ -488,7 +509,11 @@ function isStoreError(error: unknown): boolean {
 /** The default of `onStoreHealth`: one line when an outage starts, one when it ends. */
 function logStoreHealth(logger: MemoryLogger): (change: StoreHealthChange) => void {
 	return (change) => {
-		if (change.available) logger.warn(`[memory] the store is back after ${(change.downMs / 1000).toFixed(1)} s; ${change.failedCalls} calls failed meanwhile.`);
-		else logger.error(`[memory] the store is unreachable (${change.error.message}); replies go on without memory and turns are not captured until it is back.`);
+		if (change.available)
+			logger.warn(`[memory] the store is back after ${(change.downMs / 1000).toFixed(1)} s; ${change.failedCalls} calls failed meanwhile.`);
+		else
+			logger.error(
+				`[memory] the store is unreachable (${change.error.message}); replies go on without memory and turns are not captured until it is back.`
+			);
 	};
 }

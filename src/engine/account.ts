@@ -38,7 +38,8 @@ export async function userScopes(deps: Pick<AccountDependencies, 'store' | 'auth
 		else if (parts?.ownerId === userId) own.add(key);
 	}
 	// Where the user triggered a turn, their words went to the server scope too.
-	for (const listing of Object.values(listings)) if (listing.serverId !== DM_SERVER_ID) shared.add(Keys.serverScope(listing.serverId, listing.channelId, listing.personaId));
+	for (const listing of Object.values(listings))
+		if (listing.serverId !== DM_SERVER_ID) shared.add(Keys.serverScope(listing.serverId, listing.channelId, listing.personaId));
 	return { own: [...own], shared: [...shared], listings, authored };
 }
 
@@ -47,14 +48,23 @@ export async function status(deps: AccountDependencies, userId: string, where: S
 	const config = deps.config();
 	// Without a persona, "this channel" is every persona's memory of it, found through the directories.
 	const anyPersona = where !== undefined && where.personaId === undefined;
-	const liveKey = where && !anyPersona ? (where.serverId === null ? Keys.userScope(userId, where.channelId, where.personaId) : Keys.serverScope(where.serverId, where.channelId, where.personaId)) : undefined;
+	const liveKey =
+		where && !anyPersona
+			? where.serverId === null
+				? Keys.userScope(userId, where.channelId, where.personaId)
+				: Keys.serverScope(where.serverId, where.channelId, where.personaId)
+			: undefined;
 	const serverIndex = anyPersona && where.serverId !== null ? [Keys.serverIndex(where.serverId)] : [];
 	const [settings, authored, [listings, profile, topics, entry, channelListings]] = await Promise.all([
 		deps.settings.user(userId),
 		deps.authors.listings(userId),
-		deps.store.getMany<unknown>([Keys.userIndex(userId), Keys.profile(userId), Keys.topics(userId), liveKey ?? Keys.userIndex(userId), ...serverIndex]) as Promise<
-			[Listings?, UserProfile?, StoredTopics?, ShortTermEntry?, Listings?]
-		>
+		deps.store.getMany<unknown>([
+			Keys.userIndex(userId),
+			Keys.profile(userId),
+			Keys.topics(userId),
+			liveKey ?? Keys.userIndex(userId),
+			...serverIndex
+		]) as Promise<[Listings?, UserProfile?, StoredTopics?, ShortTermEntry?, Listings?]>
 	]);
 	let entries = liveKey && entry ? [entry] : [];
 	if (anyPersona) {

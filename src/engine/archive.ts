@@ -96,7 +96,10 @@ export class Archive {
 		private readonly retentionMs: () => number,
 		options: ArchiveOptions = {}
 	) {
-		this.loaded = new LRUCache<string, LoadedArchive>({ maxSize: options.maxCachedBytes ?? 32 * 2 ** 20, sizeCalculation: (archive) => archive.index.bytes });
+		this.loaded = new LRUCache<string, LoadedArchive>({
+			maxSize: options.maxCachedBytes ?? 32 * 2 ** 20,
+			sizeCalculation: (archive) => archive.index.bytes
+		});
 		this.registry = options.registry;
 		this.graceMs = options.graceMs ?? (() => 0);
 	}
@@ -139,7 +142,13 @@ export class Archive {
 	 * caller read them. The caller holds the scope's head lock until the writes have landed.
 	 */
 	public async prepare(scopeKey: string, messages: readonly StoredMessage[], now: number, read?: readonly unknown[]): Promise<PendingAppend> {
-		const nothing: PendingAppend = { fresh: [], writes: [], register: async () => undefined, landed: () => undefined, commit: async () => undefined };
+		const nothing: PendingAppend = {
+			fresh: [],
+			writes: [],
+			register: async () => undefined,
+			landed: () => undefined,
+			commit: async () => undefined
+		};
 		const unique = this.candidates(messages, now);
 		if (unique.length === 0) return nothing;
 
@@ -197,7 +206,14 @@ export class Archive {
 	/** The chunk appended to, from memory when this process wrote it last (the head says so), else from the store. */
 	private async tailChunk(scopeKey: string, head: ArchiveHead, last: number): Promise<readonly StoredMessage[]> {
 		const tail = this.tails.get(scopeKey);
-		if (tail && tail.head.count === head.count && tail.head.epoch === head.epoch && tail.head.chunks === head.chunks && (tail.head.first ?? 0) === (head.first ?? 0)) return tail.chunk;
+		if (
+			tail &&
+			tail.head.count === head.count &&
+			tail.head.epoch === head.epoch &&
+			tail.head.chunks === head.chunks &&
+			(tail.head.first ?? 0) === (head.first ?? 0)
+		)
+			return tail.chunk;
 		return (await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? [];
 	}
 
@@ -268,7 +284,11 @@ export class Archive {
 		const chunks: StoredMessage[][] = [];
 		for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
 		await this.store.setMany(chunks.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
-		await this.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
+		await this.store.set(
+			headKey,
+			{ chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead,
+			ttlMs
+		);
 		await this.store.delete(keys.slice(chunks.length));
 		return gone.length;
 	}
@@ -296,7 +316,8 @@ export class Archive {
 					break scan;
 				}
 				doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Keys.archiveMarker(scopeKey, message.id)));
-				for (const message of chunk ?? []) if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
+				for (const message of chunk ?? [])
+					if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
 				expiry.chunks++;
 				expiry.messages += chunk?.length ?? 0;
 				expiry.markers += chunk?.length ?? 0;

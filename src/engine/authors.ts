@@ -76,11 +76,13 @@ export class AuthorIndex {
 			const known = scopes;
 			known.set(scopeKey, { flushedAt: now, pending: 0, lastTs });
 			writes.push(
-				this.add(authorId, { [scopeKey]: { count: count + carried, lastTs: Math.max(lastTs, state?.lastTs ?? lastTs) } }).catch((error: unknown) => {
-					// Unwritten: the next sighting must write it.
-					known.delete(scopeKey);
-					throw error;
-				})
+				this.add(authorId, { [scopeKey]: { count: count + carried, lastTs: Math.max(lastTs, state?.lastTs ?? lastTs) } }).catch(
+					(error: unknown) => {
+						// Unwritten: the next sighting must write it.
+						known.delete(scopeKey);
+						throw error;
+					}
+				)
 			);
 		}
 		await Promise.all(writes);
@@ -116,7 +118,10 @@ export class AuthorIndex {
 	 * counted since, so an author seen recently here is never taken for gone) and returns it as it
 	 * should be, or null to drop it. The key, and the author's registry id, go when nothing is left.
 	 */
-	public async prune(authorId: string, change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null): Promise<{ listings: number; indexDeleted: boolean }> {
+	public async prune(
+		authorId: string,
+		change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null
+	): Promise<{ listings: number; indexDeleted: boolean }> {
 		const key = Keys.authorIndex(authorId);
 		await this.store.readBack.settled(key);
 		// By hand rather than through update(): the registry must change while the key's lock is held.
@@ -202,19 +207,26 @@ export class AuthorIndex {
 			const next = { ...current };
 			for (const [scopeKey, change] of Object.entries(changes)) {
 				const stored = next[scopeKey];
-				next[scopeKey] = written[scopeKey] = { count: (stored?.count ?? 0) + change.count, lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs) };
+				next[scopeKey] = written[scopeKey] = {
+					count: (stored?.count ?? 0) + change.count,
+					lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs)
+				};
 			}
 			return { value: next };
 		});
 		// Every shard process the author talks through writes this key: read back until it holds what was written.
 		// One process counts each scope, so a lower count read back is another process's stale copy, and the higher one is put back.
-		const holds = (stored: AuthorListings | undefined) => Object.entries(written).every(([scopeKey, listing]) => (stored?.[scopeKey]?.count ?? -1) >= listing.count);
+		const holds = (stored: AuthorListings | undefined) =>
+			Object.entries(written).every(([scopeKey, listing]) => (stored?.[scopeKey]?.count ?? -1) >= listing.count);
 		const repair = () =>
 			this.store.update<AuthorListings>(key, (current) => {
 				const next = { ...current };
 				for (const [scopeKey, listing] of Object.entries(written)) {
 					const stored = next[scopeKey];
-					next[scopeKey] = { count: Math.max(stored?.count ?? 0, listing.count), lastTs: Math.max(stored?.lastTs ?? listing.lastTs, listing.lastTs) };
+					next[scopeKey] = {
+						count: Math.max(stored?.count ?? 0, listing.count),
+						lastTs: Math.max(stored?.lastTs ?? listing.lastTs, listing.lastTs)
+					};
 				}
 				return { value: next };
 			});

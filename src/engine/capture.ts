@@ -8,7 +8,15 @@ import type { ScopeDirectory } from './directory';
 import { forgottenBefore, type SettingsRepository } from './settings';
 import type { MemoryStore } from './store';
 import { cleanText, contentId } from './text';
-import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type ShortTermEntry, type SkipReason, type StoredMessage, type TurnResponse } from './types';
+import {
+	type MemoryTurn,
+	PrivacyLevel,
+	type RecordTurnResult,
+	type ShortTermEntry,
+	type SkipReason,
+	type StoredMessage,
+	type TurnResponse
+} from './types';
 import { MAX_MESSAGE_CHARS } from './validation';
 
 /** What capture needs from the engine. */
@@ -85,7 +93,9 @@ export async function recordTurn(deps: CaptureDependencies, turn: MemoryTurn, no
 	const keys: string[] = [];
 	for (const [personaId, group] of groups) {
 		const barrier = forgotten.get(turn.userId) ?? Number.NEGATIVE_INFINITY;
-		keys.push(...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), group.messages, barrier, now)));
+		keys.push(
+			...(await writeScopes(deps, turn, personaId, group.lineageId, [...history, ...group.messages].sort(byTime), group.messages, barrier, now))
+		);
 	}
 	return { written: true, keys };
 }
@@ -139,13 +149,25 @@ async function writeScopes(
 				key === serverKey
 					? messages
 					: // The user's own scope also drops the personas' replies from before they cleared their memory.
-						messages.filter((message) => message.ts > userBarrier && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId));
+						messages.filter(
+							(message) =>
+								message.ts > userBarrier && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId)
+						);
 			const ids = new Set(current?.messages.map((message) => message.id));
 			// A turn recorded again (its responses are all there already) is not another turn, and folds nothing.
-			return { key, current, ids, repeated: responses.every((response) => ids.has(response.id)), ...mergeWindow(current?.messages ?? [], own, config.maxMessagesPerChannel) };
+			return {
+				key,
+				current,
+				ids,
+				repeated: responses.every((response) => ids.has(response.id)),
+				...mergeWindow(current?.messages ?? [], own, config.maxMessagesPerChannel)
+			};
 		});
 		const repeated = windows[keys.indexOf(liveKey)]!.repeated;
-		const mayFold = await foldable(deps, windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : [])));
+		const mayFold = await foldable(
+			deps,
+			windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : []))
+		);
 		let landed: StoredMessage[] = [];
 		const entries = windows.map(({ key, current, ids, repeated: again, kept, evicted }) => {
 			if (key === liveKey) landed = messages.filter((message) => !ids.has(message.id));
@@ -160,7 +182,9 @@ async function writeScopes(
 				messages: kept,
 				summary: current?.summary ?? null,
 				categories: current?.categories ?? null,
-				digest: again ? (current?.digest ?? null) : foldIntoDigest(current?.digest, evicted.filter(mayFold), config.maxSummaryLength, kept.filter(mayFold)),
+				digest: again
+					? (current?.digest ?? null)
+					: foldIntoDigest(current?.digest, evicted.filter(mayFold), config.maxSummaryLength, kept.filter(mayFold)),
 				lastUpdated: now,
 				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey && !repeated ? 1 : 0),
 				...(current?.backgroundSummary ? { backgroundSummary: current.backgroundSummary } : {})
@@ -176,7 +200,10 @@ async function writeScopes(
 		await deps.directory.track(entries, now, { steady: new Set(windows.flatMap(({ key, current }) => (current ? [key] : []))) });
 		await archive.register();
 		// The entries and the archive land in one batch: all of the turn or none of it.
-		await deps.store.setMany([...entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })), ...archive.writes]);
+		await deps.store.setMany([
+			...entries.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, config) })),
+			...archive.writes
+		]);
 		archive.landed();
 		return entries;
 	});
@@ -193,6 +220,9 @@ async function writeScopes(
 async function foldable(deps: CaptureDependencies, messages: readonly StoredMessage[]): Promise<(message: StoredMessage) => boolean> {
 	const authorIds = [...new Set(messages.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])))];
 	const settings = await deps.settings.manyUsers(authorIds);
-	const hiddenUntil = new Map(authorIds.map((id, at) => [id, settings[at]!.privacyLevel === PrivacyLevel.FULL ? Number.POSITIVE_INFINITY : forgottenBefore(settings[at]!)]));
-	return (message) => !(message.role === 'user' && message.authorId && message.ts <= (hiddenUntil.get(message.authorId) ?? Number.NEGATIVE_INFINITY));
+	const hiddenUntil = new Map(
+		authorIds.map((id, at) => [id, settings[at]!.privacyLevel === PrivacyLevel.FULL ? Number.POSITIVE_INFINITY : forgottenBefore(settings[at]!)])
+	);
+	return (message) =>
+		!(message.role === 'user' && message.authorId && message.ts <= (hiddenUntil.get(message.authorId) ?? Number.NEGATIVE_INFINITY));
 }

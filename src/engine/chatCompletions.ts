@@ -72,8 +72,15 @@ export async function chatCompletion(request: ChatRequest): Promise<ChatAnswer> 
 			signal: controller.signal
 		});
 		const body = await response.text();
-		if (response.status === 429) throw new ChatFailure('rate-limited', 'the endpoint answered 429 Too Many Requests', 429, retryAfterMs(response.headers.get('retry-after')));
-		if (response.status !== 200) throw new ChatFailure('http', `the endpoint answered ${response.status}: ${body.slice(0, 200)}`, response.status);
+		if (response.status === 429)
+			throw new ChatFailure(
+				'rate-limited',
+				'the endpoint answered 429 Too Many Requests',
+				429,
+				retryAfterMs(response.headers.get('retry-after'))
+			);
+		if (response.status !== 200)
+			throw new ChatFailure('http', `the endpoint answered ${response.status}: ${body.slice(0, 200)}`, response.status);
 		return parseAnswer(body);
 	} catch (error) {
 		if (error instanceof ChatFailure) throw error;
@@ -93,7 +100,11 @@ function parseAnswer(body: string): ChatAnswer {
 	} catch {
 		throw new ChatFailure('bad-response', `the answer is not JSON: ${JSON.stringify(body.slice(0, 120))}`, 200);
 	}
-	const answer = json as { model?: unknown; choices?: { message?: { content?: unknown } }[]; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } };
+	const answer = json as {
+		model?: unknown;
+		choices?: { message?: { content?: unknown } }[];
+		usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+	};
 	const content = answer?.choices?.[0]?.message?.content;
 	if (typeof content !== 'string') throw new ChatFailure('bad-response', 'the answer has no choices[0].message.content string', 200);
 	const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);

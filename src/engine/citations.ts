@@ -12,7 +12,14 @@ export interface SummarySource {
 /** Why a background summary was rejected (the digest keeps serving). */
 export type SummaryRejection = 'empty' | 'malformed' | 'missing-citation' | 'unknown-id' | 'uncovered-source' | 'too-long';
 
-export const SUMMARY_REJECTIONS: readonly SummaryRejection[] = ['empty', 'malformed', 'missing-citation', 'unknown-id', 'uncovered-source', 'too-long'];
+export const SUMMARY_REJECTIONS: readonly SummaryRejection[] = [
+	'empty',
+	'malformed',
+	'missing-citation',
+	'unknown-id',
+	'uncovered-source',
+	'too-long'
+];
 
 /** A summary that passed every check: its lines without their citations, and the ids they cite. */
 export interface CheckedSummary {
@@ -73,21 +80,40 @@ export function checkSummary(content: string, givenIds: readonly string[], maxLe
 		const line = raw.replace(BULLET, '');
 		if (!TRAILING_CITATION.test(line)) {
 			const broken = /\[ids:/i.test(line);
-			return { ok: false, reason: broken ? 'malformed' : 'missing-citation', detail: `line ${at + 1} does not end with [ids: …]: ${JSON.stringify(raw.slice(0, 120))}` };
+			return {
+				ok: false,
+				reason: broken ? 'malformed' : 'missing-citation',
+				detail: `line ${at + 1} does not end with [ids: …]: ${JSON.stringify(raw.slice(0, 120))}`
+			};
 		}
-		const ids = [...line.matchAll(CITATION)].flatMap((match) => match[1]!.split(/[\s,;]+/).filter(Boolean).map((id) => id.replace(/^#/, '')));
+		const ids = [...line.matchAll(CITATION)].flatMap((match) =>
+			match[1]!
+				.split(/[\s,;]+/)
+				.filter(Boolean)
+				.map((id) => id.replace(/^#/, ''))
+		);
 		if (ids.length === 0) return { ok: false, reason: 'missing-citation', detail: `line ${at + 1} cites no id` };
 		const badSyntax = ids.find((id) => !ID.test(id));
-		if (badSyntax !== undefined) return { ok: false, reason: 'malformed', detail: `line ${at + 1} cites ${JSON.stringify(badSyntax)}, not an id` };
+		if (badSyntax !== undefined)
+			return { ok: false, reason: 'malformed', detail: `line ${at + 1} cites ${JSON.stringify(badSyntax)}, not an id` };
 		const unknown = ids.find((id) => !given.has(id));
 		if (unknown !== undefined) return { ok: false, reason: 'unknown-id', detail: `line ${at + 1} cites ${unknown}, which it was not given` };
-		const text = line.replace(CITATION, ' ').replace(/\s{2,}/g, ' ').trim();
-		if (text.length === 0 || /[[\]]/.test(text.replace(/\[[^[\]]*\]/g, ''))) return { ok: false, reason: 'malformed', detail: `line ${at + 1} has no text besides its citation, or a broken bracket` };
+		const text = line
+			.replace(CITATION, ' ')
+			.replace(/\s{2,}/g, ' ')
+			.trim();
+		if (text.length === 0 || /[[\]]/.test(text.replace(/\[[^[\]]*\]/g, '')))
+			return { ok: false, reason: 'malformed', detail: `line ${at + 1} has no text besides its citation, or a broken bracket` };
 		for (const id of ids) cited.add(id);
 		texts.push(text);
 	}
 	const uncovered = givenIds.filter((id) => !cited.has(id));
-	if (uncovered.length > 0) return { ok: false, reason: 'uncovered-source', detail: `no line cites ${uncovered.slice(0, 5).join(', ')}${uncovered.length > 5 ? ` and ${uncovered.length - 5} more` : ''}` };
+	if (uncovered.length > 0)
+		return {
+			ok: false,
+			reason: 'uncovered-source',
+			detail: `no line cites ${uncovered.slice(0, 5).join(', ')}${uncovered.length > 5 ? ` and ${uncovered.length - 5} more` : ''}`
+		};
 	const text = texts.join('\n');
 	if (text.length > maxLength) return { ok: false, reason: 'too-long', detail: `${text.length} characters, above ${maxLength}` };
 	return { ok: true, summary: { text, sourceIds: givenIds.filter((id) => cited.has(id)) } };

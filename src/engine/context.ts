@@ -14,7 +14,17 @@ import { linesPastSummary, servableSummary } from './summarizer';
 import type { MemoryStore } from './store';
 import { EVERY_CHANNEL } from './storedValues';
 import { tokenCount, truncateToTokens } from './tokens';
-import { type BackgroundSummary, type ContextBlock, type ContextRequest, type DigestLine, type MemoryContext, PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserProfile } from './types';
+import {
+	type BackgroundSummary,
+	type ContextBlock,
+	type ContextRequest,
+	type DigestLine,
+	type MemoryContext,
+	PrivacyLevel,
+	type ShortTermEntry,
+	type StoredMessage,
+	type UserProfile
+} from './types';
 
 /** What context building needs from the engine. */
 export interface ContextDependencies {
@@ -32,7 +42,10 @@ const MIN_CUT_TOKENS = 16;
 export async function buildContext(deps: ContextDependencies, request: ContextRequest, now: number): Promise<MemoryContext> {
 	const config = deps.config();
 	const budget = request.tokenBudget ?? config.contextTokenBudget;
-	const liveKey = request.serverId === null ? Keys.userScope(request.userId, request.channelId, request.personaId) : Keys.serverScope(request.serverId, request.channelId, request.personaId);
+	const liveKey =
+		request.serverId === null
+			? Keys.userScope(request.userId, request.channelId, request.personaId)
+			: Keys.serverScope(request.serverId, request.channelId, request.personaId);
 	const lineage = request.personaLineageId ?? request.personaId ?? null;
 
 	// One round trip for everything the request needs to start with.
@@ -50,7 +63,10 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	const entry = rawEntry && !isExpired(rawEntry, config, now) ? rawEntry : undefined;
 
 	const others = await otherChannels(deps, request, requester.crossServerOptIn, lineage, live(serverListings, now), live(userListings, now), now);
-	const otherEntries = (await deps.store.getMany<ShortTermEntry>(others.map((listing) => listing.key))).map((other, index) => ({ listing: others[index]!, entry: other }));
+	const otherEntries = (await deps.store.getMany<ShortTermEntry>(others.map((listing) => listing.key))).map((other, index) => ({
+		listing: others[index]!,
+		entry: other
+	}));
 
 	const recentMessages = entry?.messages ?? [];
 	const index = await deps.archive.open(liveKey, archiveHead ?? null);
@@ -99,21 +115,38 @@ export async function buildContext(deps: ContextDependencies, request: ContextRe
 	// A background summary drawn from a FULL member's words is not shown; the digest without them is.
 	const servable = entry ? servableSummary(entry) : null;
 	const background = servable && !servable.authorIds.some((id) => invisible.has(id)) ? servable : null;
-	const summary = summaryBlock(entry, digest, background, otherEntries, request, visible, config, Math.min(left, Math.floor(usable * BudgetPolicy.summaryShare)), now);
+	const summary = summaryBlock(
+		entry,
+		digest,
+		background,
+		otherEntries,
+		request,
+		visible,
+		config,
+		Math.min(left, Math.floor(usable * BudgetPolicy.summaryShare)),
+		now
+	);
 	if (summary) {
 		blocks.summary = summary;
 		left -= summary.tokens + separator;
 	}
 	// Long-term memory is for MINIMAL users only, even if something was stored before they changed level.
 	const profile =
-		requester.privacyLevel === PrivacyLevel.MINIMAL ? profileBlock(storedProfile, storedTopics, request.query, Math.min(left, Math.floor(usable * BudgetPolicy.profileShare))) : null;
+		requester.privacyLevel === PrivacyLevel.MINIMAL
+			? profileBlock(storedProfile, storedTopics, request.query, Math.min(left, Math.floor(usable * BudgetPolicy.profileShare)))
+			: null;
 	if (profile) {
 		blocks.profile = profile;
 		left -= profile.tokens + separator;
 	}
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
 	const relevant = index
-		? relevantBlock(index, hits, (at) => visibleAuthor(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at)), left)
+		? relevantBlock(
+				index,
+				hits,
+				(at) => visibleAuthor(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at)),
+				left
+			)
 		: null;
 	if (relevant) blocks.relevant = relevant;
 
@@ -147,7 +180,9 @@ function recentBlock(messages: StoredMessage[], budget: number): ContextBlock | 
 	const fitsAlone = (message: StoredMessage) => fixed + dayLineTokens(dayLabel(message.ts)) + tokenCount(messageLine(message)) + 2 <= budget;
 	const passed = newestFirst.find((message) => !chosen.includes(message) && !fitsAlone(message));
 	const reached =
-		passed !== undefined && (newestFirst.slice(0, newestFirst.indexOf(passed)).every((newer) => chosen.includes(newer)) || chosen.some((shown) => byTime(shown, passed) < 0));
+		passed !== undefined &&
+		(newestFirst.slice(0, newestFirst.indexOf(passed)).every((newer) => chosen.includes(newer)) ||
+			chosen.some((shown) => byTime(shown, passed) < 0));
 	if (passed && reached) {
 		const used = chosen.length === 0 ? fixed : measured([header, ...datedLines(chosen)]).tokens + 1;
 		const day = dayLabel(passed.ts);
@@ -184,7 +219,8 @@ async function otherChannels(
 	const sameLineage = (listing: ScopeListing) => (listing.lineageId ?? listing.personaId ?? null) === lineage;
 	const elsewhere = (listing: ScopeListing) => listing.channelId !== request.channelId;
 	const candidates: ScopeListing[] = [];
-	if (request.serverId !== null) candidates.push(...serverListings.filter((listing) => listing.serverId === here && listing.key.startsWith('shortterm:server:')));
+	if (request.serverId !== null)
+		candidates.push(...serverListings.filter((listing) => listing.serverId === here && listing.key.startsWith('shortterm:server:')));
 	for (const listing of userListings.filter((candidate) => candidate.key.startsWith('shortterm:user:'))) {
 		// The user's own DM entries follow them between DM channels; other servers need their opt-in.
 		if (listing.serverId === here) {
@@ -195,13 +231,17 @@ async function otherChannels(
 	}
 	const visibleChannels = request.visibleChannelIds ? new Set(request.visibleChannelIds) : null;
 	const serverIds = [...new Set(candidates.map((listing) => listing.serverId).filter((id) => id !== DM_SERVER_ID))];
-	const privateByServer = new Map(await Promise.all(serverIds.map(async (id) => [id, new Set((await deps.settings.server(id)).privateChannelIds)] as const)));
+	const privateByServer = new Map(
+		await Promise.all(serverIds.map(async (id) => [id, new Set((await deps.settings.server(id)).privateChannelIds)] as const))
+	);
 	const outsidePrivate = (listing: ScopeListing) => {
 		const privateChannels = privateByServer.get(listing.serverId);
 		if (!privateChannels) return true;
 		// Server settings that could not be read make every channel private (see storedValues.ts).
 		const everyChannel = privateChannels.has(EVERY_CHANNEL);
-		const home = [listing.channelId, listing.parentChannelId].filter((id): id is string => Boolean(id) && (everyChannel || privateChannels.has(id!)));
+		const home = [listing.channelId, listing.parentChannelId].filter(
+			(id): id is string => Boolean(id) && (everyChannel || privateChannels.has(id!))
+		);
 		if (home.length === 0) return true;
 		// A private channel's memory stays in that channel and its threads.
 		return listing.serverId === here && home.some((id) => id === request.channelId || id === request.parentChannelId);
@@ -267,12 +307,18 @@ function summaryBlock(
 		if (!other || isExpired(other, config, now)) continue;
 		// Memories from another server or a DM show only what this user and the personas said.
 		const fromElsewhere = other.serverId !== here;
-		const messages = other.messages.filter((message) => visible(message) && (!fromElsewhere || message.role === 'persona' || message.authorId === request.userId));
+		const messages = other.messages.filter(
+			(message) => visible(message) && (!fromElsewhere || message.role === 'persona' || message.authorId === request.userId)
+		);
 		const where = fromElsewhere ? (other.serverId === DM_SERVER_ID ? ' (DM)' : ' (another server)') : '';
 		const label = `<#${listing.channelId}>${where}, ${relativeTime(other.lastUpdated, now)}:`;
 		const body = summaryLines(other);
 		const remaining = budget - used - (lines.length > 0 ? 1 : 0) - (headed ? 0 : tokenCount('Other channels:') + 1) - tokenCount(label) - 1;
-		const crude = fitMessages([...messages].sort(byTime).reverse().slice(0, config.crudeMessageCount), remaining - body.reduce((sum, line) => sum + tokenCount(line) + 1, 0), 0);
+		const crude = fitMessages(
+			[...messages].sort(byTime).reverse().slice(0, config.crudeMessageCount),
+			remaining - body.reduce((sum, line) => sum + tokenCount(line) + 1, 0),
+			0
+		);
 		if (body.length === 0 && crude.length === 0) continue;
 		if (!headed && !add('Other channels:')) break;
 		headed = true;
@@ -308,7 +354,9 @@ function fitDigest(lines: readonly DigestLine[], budget: number): DigestLine[] {
 /** Messages the summary block already quotes whole through its digest lines: the relevant tier does not repeat them. */
 function quotedInDigest(digest: readonly DigestLine[], summary: ContextBlock | null): string[] {
 	const shown = new Set(summary?.sourceIds);
-	return digest.filter((line) => line.kind === 'event' && !line.text.endsWith('…') && line.sourceIds.every((id) => shown.has(id))).flatMap((line) => line.sourceIds);
+	return digest
+		.filter((line) => line.kind === 'event' && !line.text.endsWith('…') && line.sourceIds.every((id) => shown.has(id)))
+		.flatMap((line) => line.sourceIds);
 }
 
 function summaryLines(entry: ShortTermEntry | undefined): string[] {
@@ -346,7 +394,14 @@ function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at
 	// The index counted each message's line when it took it.
 	const tokens = (at: number) => index.lineTokensAt(at);
 	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
-	const { chosen, tokens: total } = fitByDay(candidates, budget, tokenCount(header), Math.floor(budget * BudgetPolicy.maxMessageShare), tokens, time);
+	const { chosen, tokens: total } = fitByDay(
+		candidates,
+		budget,
+		tokenCount(header),
+		Math.floor(budget * BudgetPolicy.maxMessageShare),
+		tokens,
+		time
+	);
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));

@@ -41,7 +41,8 @@ const DATE = [
 	/\b(?:today|tonight|tomorrow|tmrw|yesterday|weekend|noon|midnight|o['’]clock)\b/i,
 	/\b(?:next|this|last)\s+(?:week|month|year)\b/i
 ];
-const NUMBER = /\d|[$€£¥₹]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
+const NUMBER =
+	/\d|[$€£¥₹]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
 const LINK = /\bhttps?:\/\/\S/i;
 /** Discord user, role and channel mentions, and a plain `@name`. */
 const MENTION = /<@[!&]?\d+>|<#\d+>|(?:^|\s)@[\p{L}\d_.]{2,32}/gu;
@@ -53,7 +54,8 @@ const COMMITMENT = new RegExp(
 	String.raw`\b(?:i${A}ll|i will|we${A}ll|we will|you${A}ll|going to|gonna|promise[sd]?|deadline|due (?:on|by|date)|will do|remind(?:er)?|don${A}?t forget|remember to|have to|need to|must|plan(?:ning)? to)\b`,
 	'i'
 );
-const QUESTION_WORD = /^(?:who|what|when|where|why|how|which|should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|anyone|anybody)\b/i;
+const QUESTION_WORD =
+	/^(?:who|what|when|where|why|how|which|should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|anyone|anybody)\b/i;
 const CUSTOM_EMOJI = /:[\w~]{1,32}:/g;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const SENTENCE_END = /[.!?…]["')\]*_~]*$/;
@@ -64,13 +66,15 @@ const ACK = new Set(
 		'ok okay k okie okey alright aight ye yes yeah yea ya yah yep yup yas no nope nah naw sure cool nice great good awesome amazing ' +
 		'perfect fine true right exactly indeed totally definitely absolutely agreed deal done same lol lmao lmfao rofl haha hehe ha xd ' +
 		'omg wow woah whoa oh ooh ah aw hmm hm mhm uh um huh yay thanks thank thx ty tysm np welcome yw please pls plz hi hey hello yo ' +
-		'sup bye cya gn gm night morning goodnight i love it this that thats that’s that\'s so very much too really you u a the to of course ' +
+		"sup bye cya gn gm night morning goodnight i love it this that thats that’s that's so very much too really you u a the to of course " +
 		'gg wp brb ikr fr bet word facts mood noted understood got gotcha nvm idk dunno maybe lmk me also here sounds lovely sweet neat ' +
 		'wild damn dang rip oof yikes ugh hah congrats congratulations cheers sorry oops'
 	).split(' ')
 );
 /** Short replies that answer a yes/no question. */
-const ANSWERS = new Set('ye yes yeah yea ya yah yep yup yas sure ok okay k alright agreed deal done definitely absolutely exactly no nope nah naw'.split(' '));
+const ANSWERS = new Set(
+	'ye yes yeah yea ya yah yep yup yas sure ok okay k alright agreed deal done definitely absolutely exactly no nope nah naw'.split(' ')
+);
 const ANSWER_EMOJI = /👍|👎|✅|❌|🆗|💯/u;
 
 /** The text on one line with its white space collapsed (U+0085 is a line break `\s` misses). */
@@ -229,7 +233,9 @@ function renderTally(tally: Tally): string {
 	// Most frequent first; a sort is stable, so ties keep the order they were first seen in.
 	const sorted = [...tally.items].sort((a, b) => b[1] - a[1]);
 	const more = tally.more + sorted.slice(MAX_TALLY_ITEMS).reduce((sum, [, n]) => sum + n, 0);
-	return [...sorted.slice(0, MAX_TALLY_ITEMS).map(([label, n]) => (n > 1 ? `${label} ×${n}` : label)), ...(more > 0 ? [`+${more} more`] : [])].join(', ');
+	return [...sorted.slice(0, MAX_TALLY_ITEMS).map(([label, n]) => (n > 1 ? `${label} ×${n}` : label)), ...(more > 0 ? [`+${more} more`] : [])].join(
+		', '
+	);
 }
 
 function renderCounts(counts: Counts): string {
@@ -309,7 +315,8 @@ export function foldIntoDigest(
 	const stream = [...new Map([...evicted, ...following].map((message) => [message.id, message])).values()].sort(byTime);
 	// A digest never reaches back before its oldest line: what is older was dropped to keep the bound, or came too late.
 	const floor = lines[0];
-	const afterFloor = (message: StoredMessage) => !floor || message.ts > floor.ts || (message.ts === floor.ts && message.id >= (floor.sourceIds[0] ?? ''));
+	const afterFloor = (message: StoredMessage) =>
+		!floor || message.ts > floor.ts || (message.ts === floor.ts && message.id >= (floor.sourceIds[0] ?? ''));
 	const fresh = new Set(evicted.filter((message) => !cited.has(message.id) && afterFloor(message)).map((message) => message.id));
 	if (fresh.size === 0) return lines.length > 0 ? lines : null;
 
@@ -323,7 +330,11 @@ export function foldIntoDigest(
 		const last = newest();
 		const repeated = last?.kind === 'event' && last.text === text && messages[0]!.ts >= last.ts ? last : undefined;
 		if (repeated) {
-			replace(repeated, { ...repeated, sourceIds: [...repeated.sourceIds, ...ids], authorIds: [...new Set([...(repeated.authorIds ?? []), ...authorsOf(messages)])] });
+			replace(repeated, {
+				...repeated,
+				sourceIds: [...repeated.sourceIds, ...ids],
+				authorIds: [...new Set([...(repeated.authorIds ?? []), ...authorsOf(messages)])]
+			});
 		} else {
 			lines.push({ text, sourceIds: ids, ts: messages[0]!.ts, kind: 'event', authorIds: authorsOf(messages) });
 		}
@@ -333,16 +344,28 @@ export function foldIntoDigest(
 	const flushRun = () => {
 		if (run.length === 0) return;
 		const last = newest();
-		const merged = last?.kind === 'collapsed' && run[0]!.ts >= last.ts && dayLabel(run[0]!.ts) === dayLabel(last.ts) ? parseCounts(last.text) : null;
+		const merged =
+			last?.kind === 'collapsed' && run[0]!.ts >= last.ts && dayLabel(run[0]!.ts) === dayLabel(last.ts) ? parseCounts(last.text) : null;
 		const counts = merged ?? { other: { items: [], more: 0 }, short: { items: [], more: 0 } };
 		for (const message of run) {
 			if (classifyCached(message).kind === 'noise') count(counts.short, noiseLabel(message.text));
 			else count(counts.other, itemLabel(speakerName(message)));
 		}
 		if (merged && last) {
-			replace(last, { ...last, text: renderCounts(counts), sourceIds: [...last.sourceIds, ...run.map((message) => message.id)], authorIds: [...new Set([...(last.authorIds ?? []), ...authorsOf(run)])] });
+			replace(last, {
+				...last,
+				text: renderCounts(counts),
+				sourceIds: [...last.sourceIds, ...run.map((message) => message.id)],
+				authorIds: [...new Set([...(last.authorIds ?? []), ...authorsOf(run)])]
+			});
 		} else {
-			lines.push({ text: renderCounts(counts), sourceIds: run.map((message) => message.id), ts: run[0]!.ts, kind: 'collapsed', authorIds: authorsOf(run) });
+			lines.push({
+				text: renderCounts(counts),
+				sourceIds: run.map((message) => message.id),
+				ts: run[0]!.ts,
+				kind: 'collapsed',
+				authorIds: authorsOf(run)
+			});
 		}
 		run = [];
 	};
@@ -364,7 +387,10 @@ export function foldIntoDigest(
 				// A yes or no folded with it is shown with the question it settles.
 				const withAnswer = reply === 'noise' && fresh.has(next.id);
 				if (withAnswer) answers.add(next.id);
-				addEvent(withAnswer ? [message, next] : [message], withAnswer ? `${said(message, DIGEST_TEXT_CHARS)} → ${said(next, MAX_ANSWER_CHARS)}` : said(message, DIGEST_TEXT_CHARS));
+				addEvent(
+					withAnswer ? [message, next] : [message],
+					withAnswer ? `${said(message, DIGEST_TEXT_CHARS)} → ${said(next, MAX_ANSWER_CHARS)}` : said(message, DIGEST_TEXT_CHARS)
+				);
 				return;
 			}
 		}

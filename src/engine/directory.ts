@@ -70,7 +70,11 @@ export class ScopeDirectory {
 	 * server's directory would then grow with members times channels, and be rewritten at every
 	 * member's first turn in a channel.)
 	 */
-	public async track(entries: readonly { key: string; entry: ShortTermEntry }[], now: number, options: { steady?: ReadonlySet<string> } = {}): Promise<void> {
+	public async track(
+		entries: readonly { key: string; entry: ShortTermEntry }[],
+		now: number,
+		options: { steady?: ReadonlySet<string> } = {}
+	): Promise<void> {
 		const grace = keptPastExpiryMs(this.config());
 		const byDirectory = new Map<string, ScopeListing[]>();
 		const owners = new Map<string, DirectoryOwner>();
@@ -111,7 +115,8 @@ export class ScopeDirectory {
 						// An expired listing stays a while: it is how the sweep finds the entry to delete.
 						for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
 						// A listing read back late never replaces a newer one.
-						for (const listing of listings) if ((next[listing.key]?.lastUpdated ?? -Infinity) <= listing.lastUpdated) next[listing.key] = listing;
+						for (const listing of listings)
+							if ((next[listing.key]?.lastUpdated ?? -Infinity) <= listing.lastUpdated) next[listing.key] = listing;
 						const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
 						return { value: next, ttlMs: Math.max(1, longest + grace - now) };
 					});
@@ -127,7 +132,12 @@ export class ScopeDirectory {
 					else this.written.delete(key);
 				}
 				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
-				if (kind === 'users') void this.store.readBack.confirm<Listings>(directoryKey, (stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated), merge);
+				if (kind === 'users')
+					void this.store.readBack.confirm<Listings>(
+						directoryKey,
+						(stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated),
+						merge
+					);
 				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
 				await this.registry?.note(kind, id);
 			})
@@ -169,7 +179,8 @@ export class ScopeDirectory {
 		return this.store.lock.run(key, async () => {
 			const current = await this.store.get<Listings>(key);
 			const next: Listings = {};
-			for (const [listed, listing] of Object.entries(current ?? {})) if (!(deleted.has(listed) && listing.expiresAt <= now)) next[listed] = listing;
+			for (const [listed, listing] of Object.entries(current ?? {}))
+				if (!(deleted.has(listed) && listing.expiresAt <= now)) next[listed] = listing;
 			const listings = Object.keys(current ?? {}).length - Object.keys(next).length;
 			if (Object.keys(next).length > 0) {
 				if (listings > 0) {
@@ -193,7 +204,6 @@ export class ScopeDirectory {
 	public async user(userId: string, now: number): Promise<ScopeListing[]> {
 		return live(await this.store.get<Listings>(Keys.userIndex(userId)), now);
 	}
-
 }
 
 /** When the listings this process wrote of one entry expire, in each kind of directory (0: none written), and {@link scopeHash} of them. */
@@ -209,7 +219,9 @@ interface WrittenListing {
  * lineage changed is written again (a collision would leave the old one for {@link LISTING_SLACK_MS} at most).
  */
 function scopeHash(listing: ScopeListing): number {
-	return fnv1a(`${listing.scope}\u0000${listing.serverId}\u0000${listing.channelId}\u0000${listing.parentChannelId}\u0000${listing.personaId}\u0000${listing.lineageId}`);
+	return fnv1a(
+		`${listing.scope}\u0000${listing.serverId}\u0000${listing.channelId}\u0000${listing.parentChannelId}\u0000${listing.personaId}\u0000${listing.lineageId}`
+	);
 }
 
 /** Listings still being served at `now`. */

@@ -5,7 +5,8 @@ const HOUR = 3_600_000;
 
 /** How long an entry lives after its last update: longer once it holds a summary (from the tool or a digest). */
 export function entryLifetimeMs(entry: Pick<ShortTermEntry, 'summary' | 'categories' | 'digest'>, config: MemoryConfig): number {
-	const hasSummary = Boolean(entry.summary) || Boolean(entry.categories && Object.keys(entry.categories).length > 0) || (entry.digest?.length ?? 0) > 0;
+	const hasSummary =
+		Boolean(entry.summary) || Boolean(entry.categories && Object.keys(entry.categories).length > 0) || (entry.digest?.length ?? 0) > 0;
 	return (hasSummary ? config.summaryTtlHours : config.ttlHours) * HOUR;
 }
 
@@ -30,7 +31,11 @@ export function chronological(aTs: number, aId: string, bTs: number, bId: string
  * are what left the window (the digest folds them). A message seen again keeps what was stored (time,
  * persona, speaker) and takes the new text, so an edit is followed.
  */
-export function mergeWindow(stored: readonly StoredMessage[], incoming: readonly StoredMessage[], max: number): { kept: StoredMessage[]; evicted: StoredMessage[] } {
+export function mergeWindow(
+	stored: readonly StoredMessage[],
+	incoming: readonly StoredMessage[],
+	max: number
+): { kept: StoredMessage[]; evicted: StoredMessage[] } {
 	const merged = new Map<string, StoredMessage>();
 	for (const message of stored) merged.set(message.id, message);
 	for (const message of incoming) {

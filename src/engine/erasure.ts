@@ -123,7 +123,9 @@ async function withRelated(deps: AccountDependencies, userId: string, shared: re
 			const parts = parseScopeKey(key)!;
 			const related = (byChannel.get(channelDirectory(key)) ?? []).filter((listing) => {
 				const other = parseScopeKey(listing.key);
-				return other?.scope === 'user' && other.ownerId !== userId && other.channelId === parts.channelId && other.personaId === parts.personaId;
+				return (
+					other?.scope === 'user' && other.ownerId !== userId && other.channelId === parts.channelId && other.personaId === parts.personaId
+				);
 			});
 			return [key, related.map((listing) => listing.key)];
 		})
@@ -134,7 +136,13 @@ async function withRelated(deps: AccountDependencies, userId: string, shared: re
  * Removes the user's messages and the digest lines citing them from one entry (and its summary when `dropSummary`); an entry left
  * with nothing, or past its lifetime without its summary, goes with its listings. Callers hold its lock.
  */
-async function strip(deps: AccountDependencies, key: string, userId: string, dropSummary: boolean, now: number): Promise<{ removed: number; summaryDropped: boolean }> {
+async function strip(
+	deps: AccountDependencies,
+	key: string,
+	userId: string,
+	dropSummary: boolean,
+	now: number
+): Promise<{ removed: number; summaryDropped: boolean }> {
 	const entry = await deps.store.get<ShortTermEntry>(key);
 	if (!entry) return { removed: 0, summaryDropped: false };
 	const messages = entry.messages.filter((message) => message.authorId !== userId);
@@ -143,14 +151,21 @@ async function strip(deps: AccountDependencies, key: string, userId: string, dro
 	// A background summary cites its sources: it goes when it drew on the user's words (on erasure, always).
 	const { backgroundSummary, ...rest } = entry;
 	const ownIds = new Set(entry.messages.flatMap((message) => (message.authorId === userId ? [message.id] : [])));
-	const backgroundDropped = Boolean(backgroundSummary) && (dropSummary || backgroundSummary!.authorIds.includes(userId) || backgroundSummary!.sourceIds.some((id) => ownIds.has(id)));
+	const backgroundDropped =
+		Boolean(backgroundSummary) &&
+		(dropSummary || backgroundSummary!.authorIds.includes(userId) || backgroundSummary!.sourceIds.some((id) => ownIds.has(id)));
 	const summaryDropped = toolSummaryDropped || backgroundDropped;
 	// Digest lines quote the messages they cite: those citing the user's go, as their messages do.
 	const digest = withoutAuthors(entry.digest ?? [], new Set([userId]));
 	const linesRemoved = (entry.digest?.length ?? 0) - digest.length;
 	if (removed === 0 && linesRemoved === 0 && !summaryDropped) return { removed, summaryDropped };
 
-	const next: ShortTermEntry = { ...(backgroundDropped ? rest : entry), messages, digest: digest.length > 0 ? digest : null, ...(toolSummaryDropped ? { summary: null, categories: null } : {}) };
+	const next: ShortTermEntry = {
+		...(backgroundDropped ? rest : entry),
+		messages,
+		digest: digest.length > 0 ? digest : null,
+		...(toolSummaryDropped ? { summary: null, categories: null } : {})
+	};
 	const ttlMs = next.lastUpdated + entryLifetimeMs(next, deps.config()) - now;
 	if (ttlMs > 0 && (messages.length > 0 || next.summary || next.categories || next.digest)) {
 		await deps.store.set(key, next, ttlMs);
@@ -159,7 +174,8 @@ async function strip(deps: AccountDependencies, key: string, userId: string, dro
 	}
 	await deps.store.delete([key]);
 	if (entry.scope === 'server') await deps.directory.forget(Keys.serverIndex(entry.serverId), [key]);
-	if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) await deps.directory.forget(Keys.channelIndex(entry.serverId, entry.channelId), [key]);
+	if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID)
+		await deps.directory.forget(Keys.channelIndex(entry.serverId, entry.channelId), [key]);
 	if (entry.scope === 'user' && entry.userId) await deps.directory.forget(Keys.userIndex(entry.userId), [key]);
 	return { removed, summaryDropped };
 }

@@ -35,7 +35,9 @@ export function isOutage(error: unknown): boolean {
 export function storeError(operation: string, cause: unknown): MemoryError {
 	if (cause instanceof MemoryError) return cause;
 	const detail = cause instanceof Error ? cause.message : String(cause);
-	return new MemoryError(unreachable(cause) ? 'STORE_UNAVAILABLE' : 'STORE_FAILURE', `Memory store failed during ${operation}: ${detail}`, { cause });
+	return new MemoryError(unreachable(cause) ? 'STORE_UNAVAILABLE' : 'STORE_FAILURE', `Memory store failed during ${operation}: ${detail}`, {
+		cause
+	});
 }
 
 /** Socket errors of Node.js, and PostgreSQL's connection failures (class 08) and shutdowns (57P01 to 57P03). */

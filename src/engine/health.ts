@@ -13,7 +13,9 @@ export interface StoreHealthCounters {
 }
 
 /** The store became unreachable (once per outage, with the first failure) or is back (once per recovery). */
-export type StoreHealthChange = { available: false; at: number; error: MemoryError } | { available: true; at: number; downMs: number; failedCalls: number };
+export type StoreHealthChange =
+	| { available: false; at: number; error: MemoryError }
+	| { available: true; at: number; downMs: number; failedCalls: number };
 
 /**
  * Follows the store's reachability from the calls themselves, so that an outage is told once when it

@@ -113,7 +113,16 @@ export async function takeInventory(store: MemoryStore, config: MemoryConfig): P
 		}
 		if (kind === 'sweepLease' && typeof (data as { at?: unknown })?.at === 'number') lastSweepAt = (data as { at: number }).at;
 	}
-	return { storage: store.kind, namespace: config.storeNamespace, keys, totalKeys, dataBytes, storageBytes: await storageBytes(store, config), archive, lastSweepAt };
+	return {
+		storage: store.kind,
+		namespace: config.storeNamespace,
+		keys,
+		totalKeys,
+		dataBytes,
+		storageBytes: await storageBytes(store, config),
+		archive,
+		lastSweepAt
+	};
 }
 
 async function storageBytes(store: MemoryStore, config: MemoryConfig): Promise<StoreInventory['storageBytes']> {
@@ -124,7 +133,10 @@ async function storageBytes(store: MemoryStore, config: MemoryConfig): Promise<S
 		return { total: parts.file + parts.wal, parts, note: `${path} and its write-ahead log` };
 	}
 	if (store.kind === 'postgres') {
-		const adapter = store.keyv.store as { query?: (sql: string, values?: unknown[]) => Promise<{ bytes: string }[]>; opts?: { schema?: string; table?: string } };
+		const adapter = store.keyv.store as {
+			query?: (sql: string, values?: unknown[]) => Promise<{ bytes: string }[]>;
+			opts?: { schema?: string; table?: string };
+		};
 		if (!adapter.query) return null;
 		const table = `${adapter.opts?.schema ?? 'public'}.${adapter.opts?.table ?? 'memory'}`;
 		try {

@@ -95,21 +95,27 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
 	const preferences = Object.entries(parsed.preferences ?? {}).map(([name, value]) => {
 		const cleanName = collapsedText(name);
 		if (cleanName.length === 0 || cleanName.length > LongTermLimits.preferenceNameChars)
-			throw invalid(`A preference name must be 1 to ${LongTermLimits.preferenceNameChars} characters; got ${JSON.stringify(name.slice(0, 80))}.`);
+			throw invalid(
+				`A preference name must be 1 to ${LongTermLimits.preferenceNameChars} characters; got ${JSON.stringify(name.slice(0, 80))}.`
+			);
 		if (value === null) return [cleanName, null] as const;
 		const cleanValue = collapsedText(value);
 		if (cleanValue.length === 0 || cleanValue.length > LongTermLimits.preferenceChars)
-			throw invalid(`A preference is at most ${LongTermLimits.preferenceChars} characters (and not empty); "${cleanName}" has ${cleanValue.length}. Use null to remove it.`);
+			throw invalid(
+				`A preference is at most ${LongTermLimits.preferenceChars} characters (and not empty); "${cleanName}" has ${cleanValue.length}. Use null to remove it.`
+			);
 		return [cleanName, cleanValue] as const;
 	});
 	const notes = (parsed.notes ?? []).map((note) => {
 		const clean = collapsedText(note);
-		if (clean.length === 0 || clean.length > LongTermLimits.noteChars) throw invalid(`A note is at most ${LongTermLimits.noteChars} characters (and not empty); got one of ${clean.length}.`);
+		if (clean.length === 0 || clean.length > LongTermLimits.noteChars)
+			throw invalid(`A note is at most ${LongTermLimits.noteChars} characters (and not empty); got one of ${clean.length}.`);
 		return clean;
 	});
 	const tags = (parsed.tags ?? []).map((tag) => {
 		const clean = collapsedText(tag).toLowerCase();
-		if (clean.length === 0 || clean.length > LongTermLimits.tagChars) throw invalid(`A tag is at most ${LongTermLimits.tagChars} characters (and not empty); got ${JSON.stringify(clean.slice(0, 80))}.`);
+		if (clean.length === 0 || clean.length > LongTermLimits.tagChars)
+			throw invalid(`A tag is at most ${LongTermLimits.tagChars} characters (and not empty); got ${JSON.stringify(clean.slice(0, 80))}.`);
 		return clean;
 	});
 
@@ -148,7 +154,8 @@ export async function saveTopic(deps: LongTermDependencies, userId: string, titl
 	if (typeof title !== 'string' || typeof note !== 'string') throw invalid('A topic needs a title and a note, both text.');
 	const cleanTitle = collapsedText(title);
 	const slug = topicSlug(cleanTitle);
-	if (cleanTitle.length > LongTermLimits.topicTitleChars) throw invalid(`A topic title is at most ${LongTermLimits.topicTitleChars} characters; got ${cleanTitle.length}.`);
+	if (cleanTitle.length > LongTermLimits.topicTitleChars)
+		throw invalid(`A topic title is at most ${LongTermLimits.topicTitleChars} characters; got ${cleanTitle.length}.`);
 	if (slug.length === 0) throw invalid(`A topic title needs at least one letter or digit (a–z, 0–9); got ${JSON.stringify(title.slice(0, 80))}.`);
 	const cleanNote = cleanText(note);
 	if (cleanNote.length === 0 || cleanNote.length > LongTermLimits.topicNoteChars)
@@ -158,7 +165,8 @@ export async function saveTopic(deps: LongTermDependencies, userId: string, titl
 	return deps.store.lock.run(key, async () => {
 		await assertAllowed(deps.settings, userId);
 		const topics = { ...(await deps.store.get<StoredTopics>(key)) };
-		if (!(slug in topics) && Object.keys(topics).length >= LongTermLimits.topics) throw invalid(`A user keeps at most ${LongTermLimits.topics} topics; forget one first.`);
+		if (!(slug in topics) && Object.keys(topics).length >= LongTermLimits.topics)
+			throw invalid(`A user keeps at most ${LongTermLimits.topics} topics; forget one first.`);
 		topics[slug] = { title: cleanTitle, note: cleanNote, updatedAt: now };
 		await deps.store.set(key, topics);
 		return { slug, ...topics[slug]! };

@@ -29,7 +29,10 @@ export async function wipeChannel(
 	const keys = [...serverKeys, ...userListings.map((listing) => listing.key)];
 	await store.lock.runAll(keys, () => store.delete(keys));
 	await directory.forget(Keys.serverIndex(serverId), serverKeys);
-	await directory.forget(Keys.channelIndex(serverId, channelId), userListings.map((listing) => listing.key));
+	await directory.forget(
+		Keys.channelIndex(serverId, channelId),
+		userListings.map((listing) => listing.key)
+	);
 	await Promise.all(userListings.map((listing) => directory.forget(Keys.userIndex(listing.key.split(':')[2]!), [listing.key])));
 	return { entriesDeleted: keys.length, messagesDeleted };
 }

@@ -62,7 +62,13 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 	const tags = [...(profile?.tags ?? [])];
 	while (tags.length > 0 && !take(`Tags: ${tags.join(', ')}`)) tags.pop();
 
-	const lines = [HEADER, ...preferences, ...notes, ...(tags.length > 0 ? [`Tags: ${tags.join(', ')}`] : []), ...(topicLines.length > 0 ? [TOPICS_HEADER, ...topicLines] : [])];
+	const lines = [
+		HEADER,
+		...preferences,
+		...notes,
+		...(tags.length > 0 ? [`Tags: ${tags.join(', ')}`] : []),
+		...(topicLines.length > 0 ? [TOPICS_HEADER, ...topicLines] : [])
+	];
 	if (lines.length === 1) return null;
 	const { text, tokens } = measured(lines);
 	return { tier: 'profile', text, tokens, sourceIds };

@@ -44,7 +44,11 @@ const COUNTERS: CounterSpec[] = [
 		label: 'tier',
 		read: ({ tokensInjected: { total, ...tiers } }) => tiers
 	},
-	{ name: 'store_unavailable_calls_total', help: 'Store calls that failed because the store could not be reached.', read: (stats) => stats.store.unavailableCalls },
+	{
+		name: 'store_unavailable_calls_total',
+		help: 'Store calls that failed because the store could not be reached.',
+		read: (stats) => stats.store.unavailableCalls
+	},
 	{ name: 'store_outages_total', help: 'Times the store became unreachable.', read: (stats) => stats.store.outages },
 	{ name: 'sweeps_total', help: 'Sweeps of expired data completed.', read: (stats) => stats.sweeps.runs },
 	{ name: 'sweep_failures_total', help: 'Sweeps of expired data that failed.', read: (stats) => stats.sweeps.failures },
@@ -60,7 +64,9 @@ const HISTOGRAMS: [name: string, help: string, read: (stats: MemoryCounters) => 
 const STORE_UP = 'store_up';
 
 /** Every metric name, prefixed. */
-export const METRIC_NAMES: readonly string[] = [...COUNTERS.map(({ name }) => name), STORE_UP, ...HISTOGRAMS.map(([name]) => name)].map((name) => METRICS_PREFIX + name);
+export const METRIC_NAMES: readonly string[] = [...COUNTERS.map(({ name }) => name), STORE_UP, ...HISTOGRAMS.map(([name]) => name)].map(
+	(name) => METRICS_PREFIX + name
+);
 
 /**
  * Publishes `memory.stats()` as Prometheus metrics (`sapphire_memory_…`), read when the registry is
@@ -167,7 +173,8 @@ async function loadPromClient(): Promise<typeof PromClient | null> {
 		const loaded = (await import('prom-client')) as typeof PromClient & { default?: typeof PromClient };
 		return loaded.default ?? loaded;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' || (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
+		if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' || (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND')
+			return null;
 		throw error;
 	}
 }

@@ -58,7 +58,11 @@ export class ReadBack {
 		while (this.pending.size > 0) await this.settled();
 	}
 
-	private async attempt<T>(confirmation: Confirmation, holds: (stored: T | undefined) => boolean, repair: () => Promise<unknown>): Promise<boolean> {
+	private async attempt<T>(
+		confirmation: Confirmation,
+		holds: (stored: T | undefined) => boolean,
+		repair: () => Promise<unknown>
+	): Promise<boolean> {
 		for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
 			await this.settle(confirmation);
 			if (holds(await this.store.get<T>(confirmation.key))) return true;

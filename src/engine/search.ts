@@ -6,7 +6,23 @@ import { fnv1a } from './text';
 import { uncachedTokenCount } from './tokens';
 import type { StoredMessage } from './types';
 
-const STOP_WORDS = new Set([...englishStopWords, 'did', 'does', 'do', 'what', 'when', 'where', 'who', 'which', 'how', 'why', 'yes', 'ok', 'okay', 'lol']);
+const STOP_WORDS = new Set([
+	...englishStopWords,
+	'did',
+	'does',
+	'do',
+	'what',
+	'when',
+	'where',
+	'who',
+	'which',
+	'how',
+	'why',
+	'yes',
+	'ok',
+	'okay',
+	'lol'
+]);
 
 /** Longer runs of letters are no word (a hash, a key mash) and would cost the stemmer quadratic time. */
 const MAX_TERM_CHARS = 64;
@@ -260,7 +276,15 @@ export class ScopeIndex {
 	public get bytes(): number {
 		const speakers = this.speakers.length * 120 + (this.speakerNumbers ? this.speakerNumbers.size * 80 : 0);
 		// The index's own objects and its arrays' headers (typed arrays cost some 250 bytes each), measured.
-		return 1_500 + this.stats.byteLength + (this.terms?.byteLength ?? 0) + (this.order?.byteLength ?? 0) + (this.postings?.bytes ?? 0) + speakers + this.messageBytes;
+		return (
+			1_500 +
+			this.stats.byteLength +
+			(this.terms?.byteLength ?? 0) +
+			(this.order?.byteLength ?? 0) +
+			(this.postings?.bytes ?? 0) +
+			speakers +
+			this.messageBytes
+		);
 	}
 
 	/** Adds messages in archive order; a message already indexed is skipped. */
@@ -363,7 +387,10 @@ export class ScopeIndex {
 			}
 			return number;
 		}
-		const found = this.speakers.findIndex((speaker) => speaker.role === role && speaker.authorId === authorId && speaker.authorName === authorName && speaker.personaId === personaId);
+		const found = this.speakers.findIndex(
+			(speaker) =>
+				speaker.role === role && speaker.authorId === authorId && speaker.authorName === authorName && speaker.personaId === personaId
+		);
 		if (found >= 0) return found;
 		const number = this.speakers.push({ role, authorId, authorName, personaId }) - 1;
 		if (this.speakers.length > SCANNED_SPEAKERS) this.speakerNumbers = new Map(this.speakers.map((speaker, at) => [speakerKey(speaker), at]));
@@ -394,7 +421,8 @@ export class ScopeIndex {
 		const total = this.ids.length;
 		for (let at = 0; at < total; at++) {
 			const end = at + 1 < total ? this.stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
-			for (let pair = this.stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) postings.add(this.terms![pair]!, at, this.terms![pair + 1]!);
+			for (let pair = this.stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2)
+				postings.add(this.terms![pair]!, at, this.terms![pair + 1]!);
 		}
 		this.postings = postings;
 		this.terms = null;
@@ -539,7 +567,14 @@ export class ScopeIndex {
 	 * The surroundings field of one term: each message within {@link AROUND_WINDOW} of a message holding
 	 * the term counts its occurrences there.
 	 */
-	private scoreSurroundings(postings: Int32Array, start: number, end: number, total: number, averageLength: number, add: (at: number, value: number) => void): void {
+	private scoreSurroundings(
+		postings: Int32Array,
+		start: number,
+		end: number,
+		total: number,
+		averageLength: number,
+		add: (at: number, value: number) => void
+	): void {
 		const { around, near } = scratch(total);
 		let nearCount = 0;
 		for (let index = start; index < end; index += 2) {

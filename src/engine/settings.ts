@@ -30,7 +30,8 @@ export const IdSchema = z
 
 export function assertId(name: string, value: unknown): asserts value is string {
 	const parsed = IdSchema.safeParse(value);
-	if (!parsed.success) throw new MemoryError('INVALID_INPUT', `${name} must be an id (1 to 64 letters, digits, "_", "." or "-"); got ${JSON.stringify(value)}.`);
+	if (!parsed.success)
+		throw new MemoryError('INVALID_INPUT', `${name} must be an id (1 to 64 letters, digits, "_", "." or "-"); got ${JSON.stringify(value)}.`);
 }
 
 /**
@@ -113,7 +114,11 @@ export class SettingsRepository {
 
 /** The newest moment at or before which capture drops this user's messages; -Infinity when none. */
 export function forgottenBefore(settings: UserSettings): number {
-	return Math.max(settings.clearedBefore ?? Number.NEGATIVE_INFINITY, settings.erasedBefore ?? Number.NEGATIVE_INFINITY, settings.fullUntil ?? Number.NEGATIVE_INFINITY);
+	return Math.max(
+		settings.clearedBefore ?? Number.NEGATIVE_INFINITY,
+		settings.erasedBefore ?? Number.NEGATIVE_INFINITY,
+		settings.fullUntil ?? Number.NEGATIVE_INFINITY
+	);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -9,11 +9,20 @@ import type { MessagesChange, ShortTermEntry } from './types';
  * Marks stale every background summary of the channel's live scopes (one per persona) that cites
  * one of the changed messages, so it stops serving until it is rebuilt. Returns the entries marked.
  */
-export async function markSummariesStale(store: MemoryStore, config: MemoryConfig, change: MessagesChange, now: number): Promise<{ key: string; entry: ShortTermEntry }[]> {
+export async function markSummariesStale(
+	store: MemoryStore,
+	config: MemoryConfig,
+	change: MessagesChange,
+	now: number
+): Promise<{ key: string; entry: ShortTermEntry }[]> {
 	const dm = change.serverId === null;
 	const listings = await store.get<Listings>(dm ? Keys.userIndex(change.userId!) : Keys.serverIndex(change.serverId!));
 	const keys = Object.values(listings ?? {})
-		.filter((listing) => listing.channelId === change.channelId && (dm ? listing.scope === 'user' && listing.serverId === DM_SERVER_ID : listing.scope === 'server'))
+		.filter(
+			(listing) =>
+				listing.channelId === change.channelId &&
+				(dm ? listing.scope === 'user' && listing.serverId === DM_SERVER_ID : listing.scope === 'server')
+		)
 		.map((listing) => listing.key);
 	const changed = new Set(change.messageIds);
 	const marked: { key: string; entry: ShortTermEntry }[] = [];

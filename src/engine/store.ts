@@ -121,16 +121,25 @@ export class MemoryStore {
 			adapter = await adapterFor(options.storeUrl, options.sqliteSynchronous);
 		} catch (error) {
 			if (error instanceof MemoryError) throw error;
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
+			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
+				cause: error
+			});
 		}
-		const store = new MemoryStore(new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse }), true, storageKind(options.storeUrl), timeoutMs);
+		const store = new MemoryStore(
+			new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse }),
+			true,
+			storageKind(options.storeUrl),
+			timeoutMs
+		);
 		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {
 			await store.keyv.get('__ping__');
 		} catch (error) {
 			await store.close().catch(() => undefined);
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, { cause: error });
+			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
+				cause: error
+			});
 		}
 		return store;
 	}
@@ -148,7 +157,9 @@ export class MemoryStore {
 		try {
 			// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
 			// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
-			const read = (this.keyv.store as { getMany?: unknown }).getMany ? () => this.keyv.get<Envelope<T>>([...keys]) : () => Promise.all(keys.map((key) => this.keyv.get<Envelope<T>>(key)));
+			const read = (this.keyv.store as { getMany?: unknown }).getMany
+				? () => this.keyv.get<Envelope<T>>([...keys])
+				: () => Promise.all(keys.map((key) => this.keyv.get<Envelope<T>>(key)));
 			const values = await this.call(`getMany (${keys.length} keys)`, read);
 			return values.map((value, index) => unwrap<T>(keys[index]!, value));
 		} catch (error) {
@@ -168,7 +179,9 @@ export class MemoryStore {
 	public async setMany(entries: readonly { key: string; value: unknown; ttlMs?: number }[]): Promise<void> {
 		if (entries.length === 0) return;
 		try {
-			await this.call(`setMany (${entries.length} keys)`, () => this.keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key, value: { v: SCHEMA_VERSION, d: value }, ttl: ttlMs }))));
+			await this.call(`setMany (${entries.length} keys)`, () =>
+				this.keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key, value: { v: SCHEMA_VERSION, d: value }, ttl: ttlMs })))
+			);
 		} catch (error) {
 			throw storeError(`setMany (${entries.length} keys)`, error);
 		}
@@ -196,7 +209,13 @@ export class MemoryStore {
 				? []
 				: [
 						new Promise<never>((_, reject) => {
-							timer = setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`)), this.timeoutMs!);
+							timer = setTimeout(
+								() =>
+									reject(
+										new MemoryError('STORE_UNAVAILABLE', `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`)
+									),
+								this.timeoutMs!
+							);
 						})
 					];
 		try {

@@ -30,7 +30,9 @@ function validItems(item: z.ZodType, plain?: (value: unknown) => boolean) {
 
 /** The entries of a record whose values match `value`, the others dropped; a value that is not an object fails. `plain` as for {@link validItems}. */
 function validEntries(value: z.ZodType, plain?: (value: unknown) => boolean) {
-	return z.record(z.string(), z.unknown()).transform((record) => Object.fromEntries(Object.entries(record).filter(([, field]) => plain?.(field) || value.safeParse(field).success)));
+	return z
+		.record(z.string(), z.unknown())
+		.transform((record) => Object.fromEntries(Object.entries(record).filter(([, field]) => plain?.(field) || value.safeParse(field).success)));
 }
 
 type Fields = Record<string, unknown>;
@@ -164,7 +166,12 @@ const ScopeListing = z.looseObject({
 	expiresAt: z.number()
 });
 
-const ArchiveHead = z.looseObject({ chunks: z.number().int().min(0), count: z.number().min(0), epoch: z.number(), first: z.number().int().min(0).optional() });
+const ArchiveHead = z.looseObject({
+	chunks: z.number().int().min(0),
+	count: z.number().min(0),
+	epoch: z.number(),
+	first: z.number().int().min(0).optional()
+});
 
 const UserSettings = z.looseObject({
 	privacyLevel: z.enum(PrivacyLevel).catch(PrivacyLevel.FULL),
@@ -175,11 +182,19 @@ const UserSettings = z.looseObject({
 });
 
 const ServerSettings = z.looseObject({
-	privateChannelIds: z.array(z.unknown()).transform((ids) => ids.filter((id): id is string => typeof id === 'string')).catch([EVERY_CHANNEL]),
+	privateChannelIds: z
+		.array(z.unknown())
+		.transform((ids) => ids.filter((id): id is string => typeof id === 'string'))
+		.catch([EVERY_CHANNEL]),
 	summaryCategories: z.array(z.string()).catch([])
 });
 
-const UserProfile = z.looseObject({ preferences: z.record(z.string(), z.string()), notes: z.array(z.string()), tags: z.array(z.string()), updatedAt: z.number() });
+const UserProfile = z.looseObject({
+	preferences: z.record(z.string(), z.string()),
+	notes: z.array(z.string()),
+	tags: z.array(z.string()),
+	updatedAt: z.number()
+});
 
 const Topic = z.looseObject({ title: z.string(), note: z.string(), updatedAt: z.number() });
 

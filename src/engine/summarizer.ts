@@ -91,7 +91,9 @@ export function linesPastSummary(entry: Pick<ShortTermEntry, 'digest' | 'backgro
 	const lines = digestLines(entry);
 	if (!summary || summary.stale) return lines;
 	const cited = new Set(summary.sourceIds);
-	return lines.filter((line) => line.sourceIds.some((id) => !cited.has(id)) && (line.ts > summary.coveredThrough || line.sourceIds.some((id) => cited.has(id))));
+	return lines.filter(
+		(line) => line.sourceIds.some((id) => !cited.has(id)) && (line.ts > summary.coveredThrough || line.sourceIds.some((id) => cited.has(id)))
+	);
 }
 
 /** The background summary when it may be served: no cited message changed since it was written. */
@@ -157,7 +159,13 @@ export class BackgroundSummarizer {
 		if (!wantsSummary(entry, config)) return;
 		const pending = linesPastSummary(entry).length;
 		const failed = this.attempts.get(key);
-		if (failed && !entry.backgroundSummary?.stale && pending < failed.pending + config.llmMinNewDigestLines && this.deps.now() - failed.at < RETRY_AFTER_FAILURE_MS) return;
+		if (
+			failed &&
+			!entry.backgroundSummary?.stale &&
+			pending < failed.pending + config.llmMinNewDigestLines &&
+			this.deps.now() - failed.at < RETRY_AFTER_FAILURE_MS
+		)
+			return;
 		if (this.queue.size >= MAX_QUEUED_SCOPES) {
 			this.deps.counters.dropped++;
 			return;
@@ -234,16 +242,22 @@ export class BackgroundSummarizer {
 			const wait = this.backoffUntil - this.deps.now();
 			if (wait > 0) {
 				// A 429's Retry-After: wait, and let a new offer look again (the clock may be a test's).
-				this.timer = setTimeout(() => {
-					this.timer = null;
-					this.schedule();
-				}, Math.min(wait, 60_000));
+				this.timer = setTimeout(
+					() => {
+						this.timer = null;
+						this.schedule();
+					},
+					Math.min(wait, 60_000)
+				);
 				this.timer.unref();
 				return;
 			}
 			this.rollDay();
 			if (this.callsToday >= this.deps.config().llmMaxCallsPerDay) {
-				if (!this.cappedToday) this.deps.logger.warn(`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config().llmMaxCallsPerDay}) reached; no more calls until 00:00 UTC.`);
+				if (!this.cappedToday)
+					this.deps.logger.warn(
+						`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config().llmMaxCallsPerDay}) reached; no more calls until 00:00 UTC.`
+					);
 				this.cappedToday = true;
 				this.deps.counters.capped.process += this.queue.size;
 				this.queue.clear();
@@ -303,7 +317,12 @@ export class BackgroundSummarizer {
 	}
 
 	/** The call, the checks of its answer, and the write of an answer that passed them. */
-	private async callAndStore(key: string, attempt: Attempt, input: { sources: SummarySource[]; authorIds: string[]; coveredThrough: number }, pending: number): Promise<void> {
+	private async callAndStore(
+		key: string,
+		attempt: Attempt,
+		input: { sources: SummarySource[]; authorIds: string[]; coveredThrough: number },
+		pending: number
+	): Promise<void> {
 		const { store, config: getConfig, now, counters, logger } = this.deps;
 		const config = getConfig();
 		const givenIds = [...attempt.givenIds];
@@ -411,7 +430,9 @@ export class BackgroundSummarizer {
 		const authors = [...new Set(candidates.flatMap((candidate) => candidate.authorIds))];
 		const levels = await this.deps.settings.manyUsers(authors);
 		const invisible = new Set(authors.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));
-		const visible = candidates.filter((candidate) => !candidate.authorIds.some((id) => invisible.has(id))).sort((a, b) => byTime(a.source.message, b.source.message));
+		const visible = candidates
+			.filter((candidate) => !candidate.authorIds.some((id) => invisible.has(id)))
+			.sort((a, b) => byTime(a.source.message, b.source.message));
 
 		const chosen: typeof visible = [];
 		let budget = MAX_SOURCE_TOKENS;

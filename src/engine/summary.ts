@@ -12,7 +12,11 @@ import { ConversationLocationSchema } from './validation';
 
 /** The arguments the persona's LLM passes to `update_short_term_memory`. */
 export const ShortTermMemoryToolSchema = z.object({
-	summary: z.string().describe('A concise summary of the conversation so far: who said what that matters, decisions, dates, open questions. Replaces the previous summary.')
+	summary: z
+		.string()
+		.describe(
+			'A concise summary of the conversation so far: who said what that matters, decisions, dates, open questions. Replaces the previous summary.'
+		)
 });
 
 /**
@@ -21,7 +25,11 @@ export const ShortTermMemoryToolSchema = z.object({
  */
 export function shortTermMemoryToolSchema(categories: readonly string[] = []) {
 	if (categories.length === 0) return ShortTermMemoryToolSchema;
-	return z.object(Object.fromEntries(categories.map((name) => [name, z.string().describe(`What matters about "${name}" in this conversation. Replaces the previous text.`)])));
+	return z.object(
+		Object.fromEntries(
+			categories.map((name) => [name, z.string().describe(`What matters about "${name}" in this conversation. Replaces the previous text.`)])
+		)
+	);
 }
 
 /** Where a summary goes, and which turn wrote it. */
@@ -37,7 +45,10 @@ const PLACEHOLDER = /\{[A-Za-z_][\w.]*\}/g;
 
 /** Trims, drops unfilled `{placeholder}` tokens and cuts to `maxLength` characters. */
 export function cleanSummary(summary: string, maxLength: number): string {
-	const cleaned = summary.replace(PLACEHOLDER, '').replace(/[ \t]{2,}/g, ' ').trim();
+	const cleaned = summary
+		.replace(PLACEHOLDER, '')
+		.replace(/[ \t]{2,}/g, ' ')
+		.trim();
 	return cleaned.length > maxLength ? `${cleaned.slice(0, maxLength - 1).trimEnd()}…` : cleaned;
 }
 
@@ -56,14 +67,25 @@ export class SummaryWriter {
 	 * Stores `summary` for the target conversation. Rejects with `INVALID_INPUT` (a message the LLM can
 	 * read) for a non-string or empty summary, a second call in the same turn, or a user whose memory is off.
 	 */
-	public async write(target: SummaryTarget, input: unknown, now: number): Promise<{ summary: string; categories: Record<string, string> | null; keys: string[] }> {
+	public async write(
+		target: SummaryTarget,
+		input: unknown,
+		now: number
+	): Promise<{ summary: string; categories: Record<string, string> | null; keys: string[] }> {
 		const parsedTarget = TargetSchema.safeParse(target);
 		if (!parsedTarget.success) throw new MemoryError('INVALID_INPUT', `Invalid summary target: ${z.prettifyError(parsedTarget.error)}`);
 		const config = this.config();
 		const categoryNames = target.serverId === null ? [] : (await this.settings.server(target.serverId)).summaryCategories;
-		const { text, categories } = categoryNames.length > 0 ? categoryTexts(input, categoryNames, config.maxSummaryLength) : { text: freeText(input, config.maxSummaryLength), categories: null };
+		const { text, categories } =
+			categoryNames.length > 0
+				? categoryTexts(input, categoryNames, config.maxSummaryLength)
+				: { text: freeText(input, config.maxSummaryLength), categories: null };
 		const turnKey = target.turnId ? `${target.userId}:${target.channelId}:${target.turnId}` : null;
-		if (turnKey && this.turnsDone.has(turnKey)) throw new MemoryError('INVALID_INPUT', 'The summary was already updated in this turn; call update_short_term_memory at most once per reply.');
+		if (turnKey && this.turnsDone.has(turnKey))
+			throw new MemoryError(
+				'INVALID_INPUT',
+				'The summary was already updated in this turn; call update_short_term_memory at most once per reply.'
+			);
 		const user = await this.settings.user(target.userId);
 		if (user.privacyLevel === PrivacyLevel.FULL) throw new MemoryError('INVALID_INPUT', 'Memory is disabled for this user; nothing was stored.');
 
@@ -98,7 +120,10 @@ export class SummaryWriter {
 			return writes;
 		});
 		// The directory learns the longer lifetime a summary gives the entry.
-		await this.directory.track(written.map(({ key, value }) => ({ key, entry: value })), now);
+		await this.directory.track(
+			written.map(({ key, value }) => ({ key, entry: value })),
+			now
+		);
 		if (turnKey) this.turnsDone.set(turnKey, true);
 		return { summary: text, categories, keys };
 	}
@@ -106,7 +131,11 @@ export class SummaryWriter {
 
 function freeText(input: unknown, maxLength: number): string {
 	const summary = typeof input === 'object' && input !== null && 'summary' in input ? (input as { summary: unknown }).summary : input;
-	if (typeof summary !== 'string') throw new MemoryError('INVALID_INPUT', `update_short_term_memory needs "summary" to be a string; got ${summary === null ? 'null' : typeof summary}.`);
+	if (typeof summary !== 'string')
+		throw new MemoryError(
+			'INVALID_INPUT',
+			`update_short_term_memory needs "summary" to be a string; got ${summary === null ? 'null' : typeof summary}.`
+		);
 	const text = cleanSummary(summary, maxLength);
 	if (text.length === 0) throw new MemoryError('INVALID_INPUT', 'update_short_term_memory needs a non-empty "summary".');
 	return text;
@@ -114,12 +143,18 @@ function freeText(input: unknown, maxLength: number): string {
 
 /** Category mode: every category is required, and together they stay within the summary length. */
 function categoryTexts(input: unknown, names: readonly string[], maxLength: number): { text: string; categories: Record<string, string> } {
-	if (typeof input !== 'object' || input === null) throw new MemoryError('INVALID_INPUT', `update_short_term_memory needs an object with a string for each category: ${names.join(', ')}.`);
+	if (typeof input !== 'object' || input === null)
+		throw new MemoryError('INVALID_INPUT', `update_short_term_memory needs an object with a string for each category: ${names.join(', ')}.`);
 	const record = input as Record<string, unknown>;
 	const missing = names.filter((name) => typeof record[name] !== 'string');
-	if (missing.length > 0) throw new MemoryError('INVALID_INPUT', `update_short_term_memory needs a string for each category; missing or not a string: ${missing.join(', ')}.`);
+	if (missing.length > 0)
+		throw new MemoryError(
+			'INVALID_INPUT',
+			`update_short_term_memory needs a string for each category; missing or not a string: ${missing.join(', ')}.`
+		);
 	const share = Math.floor(maxLength / names.length);
 	const categories = Object.fromEntries(names.map((name) => [name, cleanSummary(record[name] as string, share)]));
-	if (Object.values(categories).every((text) => text.length === 0)) throw new MemoryError('INVALID_INPUT', 'update_short_term_memory needs at least one non-empty category.');
+	if (Object.values(categories).every((text) => text.length === 0))
+		throw new MemoryError('INVALID_INPUT', 'update_short_term_memory needs at least one non-empty category.');
 	return { text: names.map((name) => `${name}: ${categories[name]}`).join('\n'), categories };
 }

@@ -16,14 +16,20 @@ export function cleanText(text: string): string {
 	const wellFormed = text.replace(LONE_SURROGATE, '\uFFFD');
 	// Only up to the last "]": past it an unclosed "[System:" would be scanned to the end from every start (quadratic).
 	const closed = wellFormed.lastIndexOf(']') + 1;
-	const cleaned = (wellFormed.slice(0, closed).replace(SYSTEM_ANNOTATION, '') + wellFormed.slice(closed)).replace(CUSTOM_EMOJI, ':$1:').replace(SPACE_BEFORE_BREAK, '\n').trim();
+	const cleaned = (wellFormed.slice(0, closed).replace(SYSTEM_ANNOTATION, '') + wellFormed.slice(closed))
+		.replace(CUSTOM_EMOJI, ':$1:')
+		.replace(SPACE_BEFORE_BREAK, '\n')
+		.trim();
 	// Nothing but white space and invisible format characters (a lone zero-width space) is no message.
 	return INVISIBLE.test(cleaned) ? '' : cleaned;
 }
 
 /** A stable id for a message the host gave no id for, so re-recording it is recognised. */
 export function contentId(parts: readonly (string | number | undefined)[]): string {
-	return `h:${createHash('sha1').update(parts.map((part) => String(part ?? '')).join('\u0000')).digest('base64url').slice(0, 16)}`;
+	return `h:${createHash('sha1')
+		.update(parts.map((part) => String(part ?? '')).join('\u0000'))
+		.digest('base64url')
+		.slice(0, 16)}`;
 }
 
 /** FNV-1a, 32 bits (signed): a quick hash that is the same in every process and version, unlike a language's own. */

@@ -11,7 +11,11 @@ export const MAX_MESSAGE_CHARS = 4000;
 const Timestamp = z.number().finite().nonnegative().max(LATEST_TIME, 'a time in milliseconds since the epoch, at most 9999-12-31');
 const Text = z.string().max(1_000_000);
 /** Message ids only end keys, so a ":" in one is harmless. */
-const MessageId = z.string().min(1).max(128).regex(/^[\w.:-]+$/, 'only letters, digits, "_", ".", ":" and "-"');
+const MessageId = z
+	.string()
+	.min(1)
+	.max(128)
+	.regex(/^[\w.:-]+$/, 'only letters, digits, "_", ".", ":" and "-"');
 
 /** Zod schema of a {@link MemoryTurn}; unknown roles are allowed here and dropped by capture. */
 export const MemoryTurnSchema = z.object({
@@ -95,4 +99,7 @@ export const MessagesChangeSchema = z
 		messageIds: z.array(MessageId).max(1000),
 		kind: z.enum(['edited', 'deleted'])
 	})
-	.refine((change) => change.serverId !== null || change.userId !== undefined, { message: 'a DM change needs the userId of the member the DM is with', path: ['userId'] });
+	.refine((change) => change.serverId !== null || change.userId !== undefined, {
+		message: 'a DM change needs the userId of the member the DM is with',
+		path: ['userId']
+	});

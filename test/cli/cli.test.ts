@@ -32,8 +32,11 @@ interface Run {
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
 	const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MEMORY_')));
 	return new Promise((resolve) => {
-		const child = execFile(process.execPath, [cliPath, ...args], { cwd: tmpdir(), env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-			resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
+		const child = execFile(
+			process.execPath,
+			[cliPath, ...args],
+			{ cwd: tmpdir(), env: { ...base, ...env }, timeout: 60_000 },
+			(error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
 		);
 		// No terminal on the other end: purge must not wait for an answer.
 		child.stdin?.end();
@@ -41,7 +44,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 beforeAll(() => {
-	if (!existsSync(cliPath) || statSync(cliPath).mtimeMs < newestSource()) execFileSync('npx', ['tsup', '--silent', '--out-dir', outDir], { cwd: root, stdio: 'pipe' });
+	if (!existsSync(cliPath) || statSync(cliPath).mtimeMs < newestSource())
+		execFileSync('npx', ['tsup', '--silent', '--out-dir', outDir], { cwd: root, stdio: 'pipe' });
 }, 300_000);
 
 describe('sapphire-memory: help and usage', () => {
@@ -53,13 +57,16 @@ describe('sapphire-memory: help and usage', () => {
 		expect(run.stdout).toContain('--store <url>');
 	});
 
-	it.each(['stats', 'inspect', 'export', 'purge', 'sweep'])('GIVEN %s --help THEN its usage and options are shown, without opening any store', async (command) => {
-		const run = await cli([command, '--help'], { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
+	it.each(['stats', 'inspect', 'export', 'purge', 'sweep'])(
+		'GIVEN %s --help THEN its usage and options are shown, without opening any store',
+		async (command) => {
+			const run = await cli([command, '--help'], { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
 
-		expect(run.code).toBe(0);
-		expect(run.stdout).toContain(`Usage: sapphire-memory ${command}`);
-		expect(run.stdout).toContain('Global options:');
-	});
+			expect(run.code).toBe(0);
+			expect(run.stdout).toContain(`Usage: sapphire-memory ${command}`);
+			expect(run.stdout).toContain('Global options:');
+		}
+	);
 
 	it('GIVEN help <command> THEN it shows that command’s help', async () => {
 		const run = await cli(['help', 'purge']);
@@ -96,12 +103,17 @@ describe('sapphire-memory: a store it cannot use', () => {
 		);
 	});
 
-	it.each(['redis://127.0.0.1:1', 'postgres://postgres@127.0.0.1:1/memory'])('GIVEN an unreachable store (%s) THEN it exits 1 with one readable line', async (url) => {
-		const run = await cli(['stats'], { MEMORY_STORE_URL: url });
+	it.each(['redis://127.0.0.1:1', 'postgres://postgres@127.0.0.1:1/memory'])(
+		'GIVEN an unreachable store (%s) THEN it exits 1 with one readable line',
+		async (url) => {
+			const run = await cli(['stats'], { MEMORY_STORE_URL: url });
 
-		expect(run.code).toBe(1);
-		expect(run.stderr).toMatch(new RegExp(`^sapphire-memory: Cannot reach memory store ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .+\n$`));
-	});
+			expect(run.code).toBe(1);
+			expect(run.stderr).toMatch(
+				new RegExp(`^sapphire-memory: Cannot reach memory store ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .+\n$`)
+			);
+		}
+	);
 
 	it('GIVEN an SQLite file that does not exist THEN it exits 1 and creates nothing', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
@@ -160,7 +172,11 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		await memory.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' }, notes: ['sails on weekends'] });
 		await memory.saveTopic(MAYA.id, 'Harbour trip', 'June 3, Theo brings the boat.');
 		await memory.close();
-		const past = await MemoryEngine.open({ env: {}, now: () => Date.now() - 48 * HOUR, config: { storeUrl: opened.storeUrl, storeNamespace: opened.namespace, sweepIntervalMinutes: 0 } });
+		const past = await MemoryEngine.open({
+			env: {},
+			now: () => Date.now() - 48 * HOUR,
+			config: { storeUrl: opened.storeUrl, storeNamespace: opened.namespace, sweepIntervalMinutes: 0 }
+		});
 		await past.recordTurn(turn(NOVA, GUILD, OTHER, 'an old remark', 'An old answer.', Date.now() - 48 * HOUR));
 		await past.close();
 		env = { MEMORY_STORE_URL: opened.storeUrl, MEMORY_STORE_NAMESPACE: opened.namespace };
@@ -180,7 +196,16 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 
 		expect(inventory).toMatchObject({ storage: backend.name, namespace: opened.namespace, lastSweepAt: null });
 		// User scopes: Maya's and Theo's in #harbour, Maya's DM, Nova's in #other; server scopes: #harbour and #other.
-		expect(inventory.keys).toMatchObject({ shortTermUser: 4, shortTermServer: 2, profiles: 1, topics: 1, userIndexes: 3, serverIndexes: 1, authorIndexes: 3, other: 0 });
+		expect(inventory.keys).toMatchObject({
+			shortTermUser: 4,
+			shortTermServer: 2,
+			profiles: 1,
+			topics: 1,
+			userIndexes: 3,
+			serverIndexes: 1,
+			authorIndexes: 3,
+			other: 0
+		});
 		expect(inventory.keys.registryBuckets).toBeGreaterThan(0);
 		// Two messages a turn; one archive per live scope (#harbour, #other, Maya's DM), a marker per message.
 		expect(inventory.archive).toMatchObject({ scopes: 3, messages: 8 });
@@ -222,7 +247,13 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 	});
 
 	it('GIVEN inspect --user --json THEN it is the export with the archive summed up', async () => {
-		const inspection = await json<{ userId: string; shortTerm: unknown[]; sharedShortTerm: unknown[]; archive: { messages: number }; topics: unknown[] }>(['inspect', '--user', MAYA.id]);
+		const inspection = await json<{
+			userId: string;
+			shortTerm: unknown[];
+			sharedShortTerm: unknown[];
+			archive: { messages: number };
+			topics: unknown[];
+		}>(['inspect', '--user', MAYA.id]);
 
 		expect(inspection).toMatchObject({ userId: MAYA.id, archive: { messages: 3 } });
 		expect(inspection.shortTerm).toHaveLength(2);
@@ -242,10 +273,17 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 	});
 
 	it('GIVEN inspect --channel of a DM THEN the member’s scope is shown; --json gives the same', async () => {
-		const inspection = await json<{ scopes: { key: string; scope: string; userId: string; entry: { messages: unknown[] }; archive: { messages: number } }[] }>(['inspect', '--channel', MAYA_DM]);
+		const inspection = await json<{
+			scopes: { key: string; scope: string; userId: string; entry: { messages: unknown[] }; archive: { messages: number } }[];
+		}>(['inspect', '--channel', MAYA_DM]);
 
 		expect(inspection.scopes).toHaveLength(1);
-		expect(inspection.scopes[0]).toMatchObject({ key: `shortterm:user:${MAYA.id}:${MAYA_DM}:sol`, scope: 'user', userId: MAYA.id, archive: { messages: 2 } });
+		expect(inspection.scopes[0]).toMatchObject({
+			key: `shortterm:user:${MAYA.id}:${MAYA_DM}:sol`,
+			scope: 'user',
+			userId: MAYA.id,
+			archive: { messages: 2 }
+		});
 		expect(inspection.scopes[0]!.entry.messages).toHaveLength(2);
 	});
 
@@ -268,7 +306,10 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
 		const written = await cli(['export', '--user', THEO.id, '--out', join(dir, 'theo.json')], env);
 		expect(written.code).toBe(0);
-		expect(JSON.parse(readFileSync(join(dir, 'theo.json'), 'utf8'))).toMatchObject({ userId: THEO.id, sharedShortTerm: exported.sharedShortTerm });
+		expect(JSON.parse(readFileSync(join(dir, 'theo.json'), 'utf8'))).toMatchObject({
+			userId: THEO.id,
+			sharedShortTerm: exported.sharedShortTerm
+		});
 		rmSync(dir, { recursive: true, force: true });
 	});
 
@@ -283,19 +324,27 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 	});
 
 	// `script` gives the CLI a terminal, as an operator's shell would.
-	it.runIf(backend.name === 'sqlite' && existsSync('/usr/bin/script'))('GIVEN purge on a terminal WHEN the operator does not answer "yes" THEN it exits 1 and erases nothing', async () => {
-		const run = await new Promise<Run>((resolve) => {
-			const child = execFile('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} purge --user ${MAYA.id}`, '/dev/null'], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-				resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
-			);
-			child.stdin?.end('no\n');
-		});
+	it.runIf(backend.name === 'sqlite' && existsSync('/usr/bin/script'))(
+		'GIVEN purge on a terminal WHEN the operator does not answer "yes" THEN it exits 1 and erases nothing',
+		async () => {
+			const run = await new Promise<Run>((resolve) => {
+				const child = execFile(
+					'/usr/bin/script',
+					['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} purge --user ${MAYA.id}`, '/dev/null'],
+					{ env: { ...process.env, ...env }, timeout: 60_000 },
+					(error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr })
+				);
+				child.stdin?.end('no\n');
+			});
 
-		expect(run.stdout).toMatch(/Erase everything stored about user 482910573615284736 \(2 short-term conversations, 2 archived messages, a profile, 1 topic notes\).*Type "yes" to confirm:/);
-		expect(run.stdout).toContain('Nothing was erased.');
-		expect(run.code).toBe(1);
-		expect((await json<{ shortTerm: unknown[] }>(['inspect', '--user', MAYA.id])).shortTerm).toHaveLength(2);
-	});
+			expect(run.stdout).toMatch(
+				/Erase everything stored about user 482910573615284736 \(2 short-term conversations, 2 archived messages, a profile, 1 topic notes\).*Type "yes" to confirm:/
+			);
+			expect(run.stdout).toContain('Nothing was erased.');
+			expect(run.code).toBe(1);
+			expect((await json<{ shortTerm: unknown[] }>(['inspect', '--user', MAYA.id])).shortTerm).toHaveLength(2);
+		}
+	);
 
 	it('GIVEN purge without --yes and without a terminal THEN it refuses (exit 2) and erases nothing', async () => {
 		const run = await cli(['purge', '--user', MAYA.id], env);

@@ -9,7 +9,11 @@ import { JUN, MAYA, THEO } from '../../examples/demo/world';
 const ROOT = resolve(__dirname, '../..');
 const FILE = resolve(ROOT, 'data/demo-memory.sqlite');
 /** What Theo says in the demo before he runs `/session clear scope:all`. */
-const THEOS_WORDS = ["I'm hosting board game night on Friday at 7pm, bring snacks", "we're planning a trip to Porto: flights booked for June 3", 'any ideas for a cooperative one?'];
+const THEOS_WORDS = [
+	"I'm hosting board game night on Friday at 7pm, bring snacks",
+	"we're planning a trip to Porto: flights booked for June 3",
+	'any ideas for a cooperative one?'
+];
 
 describe('npm run demo: the example bot on the fake Discord, with the embedded SQLite store', () => {
 	let run: { status: number | null; stdout: string; stderr: string; ms: number };
@@ -17,7 +21,12 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 	beforeAll(() => {
 		const started = Date.now();
 		// What `npm run demo` runs, without npm's banner; stdout is a pipe, so no colors.
-		const child = spawnSync(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, FORCE_COLOR: undefined } });
+		const child = spawnSync(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			timeout: 60_000,
+			env: { ...process.env, FORCE_COLOR: undefined }
+		});
 		run = { status: child.status, stdout: child.stdout, stderr: child.stderr, ms: Date.now() - started };
 	}, 70_000);
 
@@ -40,7 +49,9 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 
 	it('THEN the member who went FULL is answered but skipped, with the reason', () => {
 		expect(run.stdout).toContain('Privacy level: full: you are invisible');
-		expect(run.stdout).toMatch(/Jun: Sol, between us: my phone number is 555-0100\n(?:.*\n)*? {2}Sol: .+\n {2}✘ skipped: privacy-full: the member chose \/session privacy level:full/);
+		expect(run.stdout).toMatch(
+			/Jun: Sol, between us: my phone number is 555-0100\n(?:.*\n)*? {2}Sol: .+\n {2}✘ skipped: privacy-full: the member chose \/session privacy level:full/
+		);
 		expect(run.stdout).toContain('turns captured: 9; skipped: 1 privacy-full');
 	});
 
@@ -61,7 +72,9 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 	});
 
 	it('THEN /session status, export and clear scope:all print their answers', () => {
-		expect(run.stdout).toMatch(/\/session status \(only Theo sees the answer\)\n.*Your memory\n.*Privacy level: minimal\n.*Short-term conversations: 2/);
+		expect(run.stdout).toMatch(
+			/\/session status \(only Theo sees the answer\)\n.*Your memory\n.*Privacy level: minimal\n.*Short-term conversations: 2/
+		);
 		expect(run.stdout).toMatch(new RegExp(`attachment memory-export-${MAYA.id}\\.json \\(\\d+ bytes\\): 3 conversations`));
 		expect(run.stdout).toContain('Done: everything memory held about you is gone');
 		expect(run.stdout).toContain("Theo's export after a turn whose history held his messages: 0 conversations, 0 messages, profile: none");
@@ -76,8 +89,13 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 
 		// Registries list ids the sweep visits; settings keep the barrier that stops re-fetched history coming back.
 		const theos = rows.filter((row) => row.key.includes(THEO.id) || row.value.includes(THEO.id)).map((row) => row.key);
-		for (const key of theos) expect(key).toMatch(new RegExp(`^memory:(registry:(users|authors):\\d+|settings:user:${THEO.id}|index:user:${THEO.id})$`));
-		for (const words of [...THEOS_WORDS, '555-0100']) expect(rows.filter((row) => row.value.includes(JSON.stringify(words).slice(1, -1))).map((row) => row.key), words).toEqual([]);
+		for (const key of theos)
+			expect(key).toMatch(new RegExp(`^memory:(registry:(users|authors):\\d+|settings:user:${THEO.id}|index:user:${THEO.id})$`));
+		for (const words of [...THEOS_WORDS, '555-0100'])
+			expect(
+				rows.filter((row) => row.value.includes(JSON.stringify(words).slice(1, -1))).map((row) => row.key),
+				words
+			).toEqual([]);
 		expect(rows.some((row) => row.value.includes('we adopted a beagle called Biscuit'))).toBe(true);
 
 		const memory = await MemoryEngine.open({ storeUrl: `sqlite://${FILE}`, config: { sweepIntervalMinutes: 0 } });

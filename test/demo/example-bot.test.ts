@@ -20,7 +20,12 @@ const ROOT = resolve(__dirname, '../..');
 /** A chat completion that asks for one tool call. */
 function toolCallAnswer(name: string, args: object): string {
 	const call = { id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } };
-	return JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] });
+	return JSON.stringify({
+		id: 'chatcmpl-test',
+		object: 'chat.completion',
+		model: 'test-model',
+		choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }]
+	});
 }
 
 type SeenMessage = { role: string; content: string | null; tool_call_id?: string };
@@ -81,7 +86,10 @@ describe('the example bot with LLM_BASE_URL: replies from an OpenAI-compatible e
 
 	it('GIVEN a second message THEN the system message carries the memory context, a tool call is handled by the plugin, and the final answer is sent', async () => {
 		endpoint.requests.length = 0;
-		endpoint.script(() => ({ body: toolCallAnswer('update_short_term_memory', { summary: 'Maya adopted a beagle named Biscuit.' }) }), () => ({ content: 'Biscuit!' }));
+		endpoint.script(
+			() => ({ body: toolCallAnswer('update_short_term_memory', { summary: 'Maya adopted a beagle named Biscuit.' }) }),
+			() => ({ content: 'Biscuit!' })
+		);
 
 		const { reply } = await mayaSays('Sol, what is my dog called?');
 
@@ -100,7 +108,13 @@ describe('the example bot with LLM_BASE_URL: replies from an OpenAI-compatible e
 		expect(JSON.parse(toolResult!.content!)).toMatchObject({ ok: true, summary: 'Maya adopted a beagle named Biscuit.' });
 		expect(reply).toMatchObject({ content: 'Biscuit!', author: { id: SOL_BOT.id } });
 
-		const context = await container.memory.buildContext({ userId: MAYA.id, serverId: GUILD, channelId: GENERAL, personaId: SOL.id, query: 'dog' });
+		const context = await container.memory.buildContext({
+			userId: MAYA.id,
+			serverId: GUILD,
+			channelId: GENERAL,
+			personaId: SOL.id,
+			query: 'dog'
+		});
 		expect(context.text).toContain('Maya adopted a beagle named Biscuit.');
 	});
 
@@ -125,7 +139,12 @@ describe('npm run example without DISCORD_TOKEN', () => {
 	it('THEN it exits 1 and says what to set', () => {
 		const env: NodeJS.ProcessEnv = { ...process.env };
 		delete env.DISCORD_TOKEN;
-		const child = spawnSync(process.execPath, ['--import', 'tsx', 'examples/persona-bot/main.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env });
+		const child = spawnSync(process.execPath, ['--import', 'tsx', 'examples/persona-bot/main.ts'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			timeout: 30_000,
+			env
+		});
 
 		expect(child.status).toBe(1);
 		expect(child.stderr).toContain('DISCORD_TOKEN');
@@ -133,4 +152,3 @@ describe('npm run example without DISCORD_TOKEN', () => {
 		expect(child.stderr).toContain('npm run demo');
 	});
 });
-

@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
 import type { CommandOptionsInput } from '../../tools/fake-discord';
-import { ALICE, ALICE_DM, BOB, CAROL, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, RANDOM, remember, startMemoryBot } from '../support/memory-bot';
+import {
+	ALICE,
+	ALICE_DM,
+	BOB,
+	CAROL,
+	ephemeralAnswer,
+	GENERAL,
+	GUILD_ID,
+	type MemoryBot,
+	RANDOM,
+	remember,
+	startMemoryBot
+} from '../support/memory-bot';
 
 const VOICE = '300000000000000007';
 const CATEGORY = '300000000000000008';
@@ -72,7 +84,9 @@ describe('/session with arguments Discord’s client would not send: each gets a
 
 	describe('GIVEN /session privacy', () => {
 		it('WHEN the level typed by hand is 4,000 characters long THEN the answer quotes only its start', async () => {
-			const { content } = await session(ALICE.id, 'privacy', [{ name: 'level', type: ApplicationCommandOptionType.String, value: 'x'.repeat(4000) }]);
+			const { content } = await session(ALICE.id, 'privacy', [
+				{ name: 'level', type: ApplicationCommandOptionType.String, value: 'x'.repeat(4000) }
+			]);
 
 			expect(content).toBe(`Unknown privacy level "${'x'.repeat(40)}". Choose minimal, partial or full.`);
 			await nothingChanged();
@@ -91,7 +105,9 @@ describe('/session with arguments Discord’s client would not send: each gets a
 
 	describe('GIVEN /session clear', () => {
 		it('WHEN the scope typed by hand is neither short-term nor all THEN the member is told which scopes exist', async () => {
-			const { content } = await session(ALICE.id, 'clear', [{ name: 'scope', type: ApplicationCommandOptionType.String, value: 'everything of everyone' }]);
+			const { content } = await session(ALICE.id, 'clear', [
+				{ name: 'scope', type: ApplicationCommandOptionType.String, value: 'everything of everyone' }
+			]);
 
 			expect(content).toBe('Unknown scope "everything of everyone". Use short-term or all.');
 			await nothingChanged();
@@ -100,7 +116,9 @@ describe('/session with arguments Discord’s client would not send: each gets a
 
 	describe('GIVEN /session wipe-channel from a moderator', () => {
 		it('WHEN the channel arrives as text instead of a channel THEN the moderator is told the options are not what the command takes', async () => {
-			const { content } = await session(CAROL.id, 'wipe-channel', [{ name: 'channel', type: ApplicationCommandOptionType.String, value: RANDOM }]);
+			const { content } = await session(CAROL.id, 'wipe-channel', [
+				{ name: 'channel', type: ApplicationCommandOptionType.String, value: RANDOM }
+			]);
 
 			expect(content).toMatch(MALFORMED);
 			await nothingChanged();
@@ -111,14 +129,18 @@ describe('/session with arguments Discord’s client would not send: each gets a
 			['a category', CATEGORY],
 			['a DM channel', ALICE_DM]
 		])('WHEN the channel is %s THEN the moderator is told only text channels and threads hold memory', async (_, channelId) => {
-			const { content } = await session(CAROL.id, 'wipe-channel', [{ name: 'channel', type: ApplicationCommandOptionType.Channel, value: channelId }]);
+			const { content } = await session(CAROL.id, 'wipe-channel', [
+				{ name: 'channel', type: ApplicationCommandOptionType.Channel, value: channelId }
+			]);
 
 			expect(content).toBe(`Only text and announcement channels and threads hold memory; <#${channelId}> is not one, so nothing was wiped.`);
 			await nothingChanged();
 		});
 
 		it('WHEN the channel is one Discord could not resolve THEN nothing is wiped, least of all the channel the moderator is in', async () => {
-			const { content } = await session(CAROL.id, 'wipe-channel', [{ name: 'channel', type: ApplicationCommandOptionType.Channel, value: UNKNOWN_CHANNEL }]);
+			const { content } = await session(CAROL.id, 'wipe-channel', [
+				{ name: 'channel', type: ApplicationCommandOptionType.Channel, value: UNKNOWN_CHANNEL }
+			]);
 
 			expect(content).toBe('I cannot see that channel. Pick one from the list; nothing was wiped.');
 			await nothingChanged();

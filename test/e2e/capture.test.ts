@@ -3,7 +3,18 @@ import { container } from '@sapphire/framework';
 import Keyv from 'keyv';
 import { ChannelType, type ThreadChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleRememberTool, handleShortTermMemoryTool, Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel, rememberTool, shortTermMemoryTool, shortTermMemoryToolFor } from '../../src';
+import {
+	handleRememberTool,
+	handleShortTermMemoryTool,
+	Keys,
+	MemoryEngine,
+	MemoryEvents,
+	type MemoryErrorContext,
+	PrivacyLevel,
+	rememberTool,
+	shortTermMemoryTool,
+	shortTermMemoryToolFor
+} from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
 import {
 	ALICE,
@@ -44,8 +55,19 @@ describe('capture: a persona bot records each turn and reads memory before the n
 
 			expect(result).toEqual({ written: true, keys: [Keys.userScope(ALICE.id, GENERAL, 'sol'), Keys.serverScope(GUILD_ID, GENERAL, 'sol')] });
 			expect(turn).toMatchObject({ userId: ALICE.id, serverId: GUILD_ID, channelId: GENERAL, parentChannelId: null });
-			expect(turn.responses).toEqual([expect.objectContaining({ text: 'noted "my cat is called Pixel"', personaId: 'sol', personaName: 'Sol', messageId: exchange.reply.id })]);
-			expect(turn.history.find((message) => message.messageId === sent.id)).toMatchObject({ role: 'user', authorId: ALICE.id, text: 'my cat is called Pixel' });
+			expect(turn.responses).toEqual([
+				expect.objectContaining({
+					text: 'noted "my cat is called Pixel"',
+					personaId: 'sol',
+					personaName: 'Sol',
+					messageId: exchange.reply.id
+				})
+			]);
+			expect(turn.history.find((message) => message.messageId === sent.id)).toMatchObject({
+				role: 'user',
+				authorId: ALICE.id,
+				text: 'my cat is called Pixel'
+			});
 
 			const stored = await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol'));
 			expect(stored?.messages.map((message) => [message.role, message.text])).toEqual([
@@ -94,7 +116,13 @@ describe('capture: a persona bot records each turn and reads memory before the n
 
 	describe('GIVEN Bob chose /session privacy level:full', () => {
 		beforeAll(async () => {
-			const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: BOB.id, channelId: RANDOM });
+			const interaction = bot.fake.slashCommand({
+				name: 'session',
+				subcommand: 'privacy',
+				options: { level: 'full' },
+				user: BOB.id,
+				channelId: RANDOM
+			});
 			const { content } = await ephemeralAnswer(bot.fake, interaction);
 			expect(content).toContain('**full**');
 		});
@@ -183,11 +211,19 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			expect(stored?.messages.map((message) => message.text)).toContain('alice: the new plan is tulips');
 			expect(stored?.messages.map((message) => message.text)).not.toContain('alice: the old plan was roses');
 			const own = await entry(Keys.userScope(ALICE.id, GARDEN, 'sol'));
-			expect(own?.messages.filter((message) => message.role === 'user').map((message) => message.text)).toEqual(['alice: the new plan is tulips']);
+			expect(own?.messages.filter((message) => message.role === 'user').map((message) => message.text)).toEqual([
+				'alice: the new plan is tulips'
+			]);
 		});
 
 		it('WHEN she used /session clear scope:all and writes again THEN nothing she wrote before is stored again, in memory or archive', async () => {
-			const asked = bot.fake.slashCommand({ name: 'session', subcommand: 'clear', options: { scope: 'all' }, user: ALICE.id, channelId: GARDEN });
+			const asked = bot.fake.slashCommand({
+				name: 'session',
+				subcommand: 'clear',
+				options: { scope: 'all' },
+				user: ALICE.id,
+				channelId: GARDEN
+			});
 			const { data } = await ephemeralAnswer(bot.fake, asked);
 			const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 			const click = bot.fake.clickButton({ customId: confirm, messageId: String(bot.fake.originalMessage(asked.id)!.id), user: ALICE.id });
@@ -195,9 +231,13 @@ describe('capture: a persona bot records each turn and reads memory before the n
 
 			const { turn } = await converse(ALICE.id, GARDEN, 'alice: starting over');
 
-			expect(turn.history.map((message) => message.text)).toEqual(expect.arrayContaining(['alice: the old plan was roses', 'alice: the new plan is tulips']));
+			expect(turn.history.map((message) => message.text)).toEqual(
+				expect.arrayContaining(['alice: the old plan was roses', 'alice: the new plan is tulips'])
+			);
 			const exported = await container.memory.exportUser(ALICE.id);
-			const hers = [...exported.shortTerm.flatMap((kept) => kept.messages), ...exported.sharedShortTerm, ...exported.archive].filter((message) => message.role === 'user');
+			const hers = [...exported.shortTerm.flatMap((kept) => kept.messages), ...exported.sharedShortTerm, ...exported.archive].filter(
+				(message) => message.role === 'user'
+			);
 			expect(new Set(hers.map((message) => message.text))).toEqual(new Set(['alice: starting over']));
 			// Her first words in #general, stored anywhere as a message of their own (Sol's reply quoting them may stay).
 			expect(await keysHolding(bot.store, '"text":"my cat is called Pixel"')).toEqual([]);
@@ -260,7 +300,9 @@ describe('capture: a persona bot records each turn and reads memory before the n
 		it('WHEN Sol calls it during a turn THEN the summary is stored and the next context shows it in the summary tier', async () => {
 			const { exchange } = await converse(ALICE.id, RANDOM, 'please remember that the meetup moved to Friday');
 
-			const answer = JSON.parse(await handleShortTermMemoryTool('{"summary":"Alice: the meetup moved to Friday."}', exchange.message, { id: SOL.id }));
+			const answer = JSON.parse(
+				await handleShortTermMemoryTool('{"summary":"Alice: the meetup moved to Friday."}', exchange.message, { id: SOL.id })
+			);
 			expect(answer).toMatchObject({ ok: true, summary: 'Alice: the meetup moved to Friday.' });
 			expect((await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol')))?.summary).toBe('Alice: the meetup moved to Friday.');
 
@@ -301,9 +343,14 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			const { exchange } = await converse(ALICE.id, RANDOM, 'plans for the weekend?');
 			const missing = JSON.parse(await handleShortTermMemoryTool({ plans: 'hike on Saturday' }, exchange.message, { id: SOL.id }));
 			expect(missing).toEqual({ ok: false, error: expect.stringContaining('mood') });
-			const answer = JSON.parse(await handleShortTermMemoryTool({ plans: 'hike on Saturday', mood: 'excited' }, exchange.message, { id: SOL.id }));
+			const answer = JSON.parse(
+				await handleShortTermMemoryTool({ plans: 'hike on Saturday', mood: 'excited' }, exchange.message, { id: SOL.id })
+			);
 			expect(answer.ok).toBe(true);
-			expect((await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol')))).toMatchObject({ summary: null, categories: { plans: 'hike on Saturday', mood: 'excited' } });
+			expect(await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol'))).toMatchObject({
+				summary: null,
+				categories: { plans: 'hike on Saturday', mood: 'excited' }
+			});
 			const next = await converse(ALICE.id, RANDOM, 'what did we plan?');
 			expect(next.exchange.context.blocks.find((block) => block.tier === 'summary')?.text).toContain('plans: hike on Saturday');
 			await container.memory.setServerSettings(GUILD_ID, { summaryCategories: [] });
@@ -314,8 +361,13 @@ describe('capture: a persona bot records each turn and reads memory before the n
 		it('THEN it is offered with a JSON schema, and a call saves to the member’s profile or topics', async () => {
 			expect(rememberTool.function).toMatchObject({ name: 'remember', parameters: { required: expect.arrayContaining(['kind', 'text']) } });
 			const { exchange } = await converse(ALICE.id, GENERAL, 'I am vegetarian, by the way');
-			expect(JSON.parse(await handleRememberTool('{"kind":"preference","name":"diet","text":"vegetarian"}', exchange.message))).toMatchObject({ ok: true, kind: 'preference' });
-			expect(JSON.parse(await handleRememberTool({ kind: 'topic', name: 'Garden', text: 'growing tomatoes on the balcony' }, exchange.message))).toMatchObject({ ok: true, saved: 'garden' });
+			expect(JSON.parse(await handleRememberTool('{"kind":"preference","name":"diet","text":"vegetarian"}', exchange.message))).toMatchObject({
+				ok: true,
+				kind: 'preference'
+			});
+			expect(
+				JSON.parse(await handleRememberTool({ kind: 'topic', name: 'Garden', text: 'growing tomatoes on the balcony' }, exchange.message))
+			).toMatchObject({ ok: true, saved: 'garden' });
 			expect((await container.memory.getProfile(ALICE.id))?.preferences.diet).toBe('vegetarian');
 			expect((await container.memory.getTopic(ALICE.id, 'garden'))?.note).toContain('tomatoes');
 			const bad = JSON.parse(await handleRememberTool({ kind: 'preference', text: 'no name' }, exchange.message));
@@ -341,7 +393,18 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			const failing = async () => {
 				throw new Error('disk I/O error');
 			};
-			const keyv = new Keyv({ store: { get: failing, set: failing, delete: failing, clear: failing, getMany: failing, setMany: failing, deleteMany: failing, on: () => undefined } as never });
+			const keyv = new Keyv({
+				store: {
+					get: failing,
+					set: failing,
+					delete: failing,
+					clear: failing,
+					getMany: failing,
+					setMany: failing,
+					deleteMany: failing,
+					on: () => undefined
+				} as never
+			});
 			broken = await MemoryEngine.open({ keyv, env: {} });
 			container.memory = broken;
 		});
@@ -364,9 +427,14 @@ describe('capture: a persona bot records each turn and reads memory before the n
 				expect(exchange?.context).toEqual({ text: '', tokens: 0, blocks: [] });
 				expect(errors.every(([, context]) => context.userId === ALICE.id && context.channelId === GENERAL)).toBe(true);
 				expect(errors.map(([error]) => (error as { code?: string }).code)).toEqual(['STORE_FAILURE', 'STORE_FAILURE']);
-				await expect.poll(() => logged.mock.calls.map((call) => String(call[0]))).toEqual(
-					expect.arrayContaining([`[memory] context, user ${ALICE.id}, channel ${GENERAL}:`, `[memory] capture, user ${ALICE.id}, channel ${GENERAL}:`])
-				);
+				await expect
+					.poll(() => logged.mock.calls.map((call) => String(call[0])))
+					.toEqual(
+						expect.arrayContaining([
+							`[memory] context, user ${ALICE.id}, channel ${GENERAL}:`,
+							`[memory] capture, user ${ALICE.id}, channel ${GENERAL}:`
+						])
+					);
 				expect(logged.mock.calls.every((call) => String(call[1]).includes('disk I/O error'))).toBe(true);
 			} finally {
 				bot.client.off(MemoryEvents.Error, onError);

@@ -5,7 +5,21 @@ import { InteractionResponseType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
-import { ALICE, BOB, CAROL, converse, DAVE, ephemeralAnswer, GENERAL, GUILD_ID, keysHolding, type MemoryBot, RANDOM, remember, startMemoryBot } from '../support/memory-bot';
+import {
+	ALICE,
+	BOB,
+	CAROL,
+	converse,
+	DAVE,
+	ephemeralAnswer,
+	GENERAL,
+	GUILD_ID,
+	keysHolding,
+	type MemoryBot,
+	RANDOM,
+	remember,
+	startMemoryBot
+} from '../support/memory-bot';
 
 /** The host's own privacy settings: Dave opted out everywhere in the host's dashboard; Bob is known to it as minimal. */
 const hostLevels = new Map<string, PrivacyLevel>([
@@ -41,7 +55,10 @@ describe('a host that sets memory options on its client', () => {
 		});
 
 		it('WHEN Carol, whom the host does not know, chose full with /session privacy THEN her stored level is used', async () => {
-			await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: CAROL.id, channelId: GENERAL }));
+			await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: CAROL.id, channelId: GENERAL })
+			);
 
 			const { result } = await converse(bot, CAROL.id, GENERAL, 'carol: nothing to see');
 
@@ -67,13 +84,19 @@ describe('a host that sets memory options on its client', () => {
 			const frank = { id: '200000000000000006', username: 'frank' };
 			hostLevels.set(frank.id, PrivacyLevel.FULL);
 
-			const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'status', user: frank, channelId: GENERAL }));
+			const { content } = await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'status', user: frank, channelId: GENERAL })
+			);
 
 			expect(content).toContain('Privacy level: **full**');
 		});
 
 		it('WHEN Bob, whom the host marks MINIMAL, picks level:full THEN he is told the bot decides, and nothing he was promised changes behind his back', async () => {
-			const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: BOB.id, channelId: GENERAL }));
+			const { content } = await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: BOB.id, channelId: GENERAL })
+			);
 
 			expect(content).toBe(
 				'This bot sets your privacy level itself: it is **minimal**: conversations are remembered, and so are a profile and topic notes about you. Nothing was changed; ask the bot’s owners how to change it.'
@@ -82,7 +105,10 @@ describe('a host that sets memory options on its client', () => {
 		});
 
 		it('WHEN Bob only turns cross_server on THEN that is his to choose', async () => {
-			const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { cross_server: true }, user: BOB.id, channelId: GENERAL }));
+			const { content } = await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { cross_server: true }, user: BOB.id, channelId: GENERAL })
+			);
 
 			expect(content).toContain('Cross-server memory: **on**');
 			expect(await container.memory.getUserSettings(BOB.id)).toMatchObject({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: true });
@@ -100,7 +126,10 @@ describe('a host that sets memory options on its client', () => {
 		it('WHEN Carol, who has Manage Messages but not Manage Server, wipes a channel THEN she is refused and the memory stays', async () => {
 			await remember(BOB, RANDOM, 'bob: the wipe must not take this');
 
-			const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'wipe-channel', user: CAROL.id, channelId: RANDOM }));
+			const { content } = await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'wipe-channel', user: CAROL.id, channelId: RANDOM })
+			);
 
 			expect(content).toBe('Only moderators (ManageGuild) can wipe a channel’s memory.');
 			expect(await keysHolding(bot.store, 'the wipe must not take this')).not.toEqual([]);
@@ -110,7 +139,13 @@ describe('a host that sets memory options on its client', () => {
 	describe('GIVEN confirmationTimeoutMs: 100', () => {
 		it('WHEN Bob confirms /session clear scope:all after the buttons expired THEN nothing is deleted and he is told to ask again', async () => {
 			await remember(BOB, GENERAL, 'bob: keep this until I really confirm');
-			const asked = bot.fake.slashCommand({ name: 'session', subcommand: 'clear', options: { scope: 'all' }, user: BOB.id, channelId: GENERAL });
+			const asked = bot.fake.slashCommand({
+				name: 'session',
+				subcommand: 'clear',
+				options: { scope: 'all' },
+				user: BOB.id,
+				channelId: GENERAL
+			});
 			const { data } = await ephemeralAnswer(bot.fake, asked);
 			const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 
@@ -120,7 +155,10 @@ describe('a host that sets memory options on its client', () => {
 
 			expect(response.body).toEqual({
 				type: InteractionResponseType.UpdateMessage,
-				data: expect.objectContaining({ content: 'This confirmation expired: nothing was deleted. Run `/session clear scope:all` again.', components: [] })
+				data: expect.objectContaining({
+					content: 'This confirmation expired: nothing was deleted. Run `/session clear scope:all` again.',
+					components: []
+				})
 			});
 			expect(await keysHolding(bot.store, 'keep this until I really confirm')).not.toEqual([]);
 		});
@@ -146,7 +184,10 @@ describe('a host that sets memory options on its client', () => {
 			bot.client.on(MemoryEvents.Error, onError);
 			const logged = vi.spyOn(container.logger, 'error');
 			try {
-				const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'status', user: BOB.id, channelId: GENERAL }));
+				const { content } = await ephemeralAnswer(
+					bot.fake,
+					bot.fake.slashCommand({ name: 'session', subcommand: 'status', user: BOB.id, channelId: GENERAL })
+				);
 
 				expect(content).toBe('Memory is unavailable right now; nothing was changed. Try again in a moment.');
 				expect(errors).toEqual([{ phase: 'command', userId: BOB.id, channelId: GENERAL }]);

@@ -17,7 +17,8 @@ describe('edits and deletions on Discord: background summaries citing them stop 
 	beforeAll(async () => {
 		endpoint = await ChatEndpoint.start();
 		bot = await startMemoryBot({ config: { llmBaseUrl: endpoint.baseUrl, maxMessagesPerChannel: 2, llmMinNewDigestLines: 4 } });
-		for (const day of [3, 4, 5, 6]) sent.push(String((await converse(bot, ALICE.id, GENERAL, `We ship ${day * 10} boxes to Porto on June ${day}.`)).sent.id));
+		for (const day of [3, 4, 5, 6])
+			sent.push(String((await converse(bot, ALICE.id, GENERAL, `We ship ${day * 10} boxes to Porto on June ${day}.`)).sent.id));
 		sent.push(String((await converse(bot, ALICE.id, ALICE_DM, 'Remind me on Friday at 5pm.')).sent.id));
 		await container.memory.summarizerIdle();
 	});
@@ -65,7 +66,9 @@ describe('edits and deletions on Discord: background summaries citing them stop 
 
 	it('WHEN the engine fails THEN the failure is reported as memoryError, never thrown', async () => {
 		const failing = vi.spyOn(container.memory, 'messagesChanged').mockRejectedValueOnce(new Error('store down'));
-		const reported = new Promise<[unknown, MemoryErrorContext]>((resolve) => bot.client.once(MemoryEvents.Error, (error, context) => resolve([error, context])));
+		const reported = new Promise<[unknown, MemoryErrorContext]>((resolve) =>
+			bot.client.once(MemoryEvents.Error, (error, context) => resolve([error, context]))
+		);
 		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent[0], channel_id: GENERAL, guild_id: GUILD_ID });
 		const [error, context] = await reported;
 		expect((error as Error).message).toBe('store down');

@@ -18,7 +18,8 @@ describe('observability in a bot: the moderators’ status line and the Promethe
 
 	afterAll(() => bot?.stop());
 
-	const status = (user: string, channelId?: string) => ephemeralAnswer(bot!.fake, bot!.fake.slashCommand({ name: 'session', subcommand: 'status', user, ...(channelId ? { channelId } : {}) }));
+	const status = (user: string, channelId?: string) =>
+		ephemeralAnswer(bot!.fake, bot!.fake.slashCommand({ name: 'session', subcommand: 'status', user, ...(channelId ? { channelId } : {}) }));
 
 	it('WHEN Carol, a moderator (Manage Messages), asks /session status THEN she also sees the bot-wide counters', async () => {
 		const { content } = await status(CAROL.id, GENERAL);

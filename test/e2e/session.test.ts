@@ -5,7 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel, type UserExport } from '../../src';
 import type { ShortTermEntry } from '../../src/engine/types';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
-import { ALICE, BOB, CAROL, DAVE, ephemeralAnswer, GENERAL, GUILD_ID, keysHolding, type MemoryBot, RANDOM, remember, startMemoryBot, THREAD } from '../support/memory-bot';
+import {
+	ALICE,
+	BOB,
+	CAROL,
+	DAVE,
+	ephemeralAnswer,
+	GENERAL,
+	GUILD_ID,
+	keysHolding,
+	type MemoryBot,
+	RANDOM,
+	remember,
+	startMemoryBot,
+	THREAD
+} from '../support/memory-bot';
 
 describe('/session: members see and manage their own memory, and only theirs', () => {
 	let bot: MemoryBot;
@@ -28,7 +42,8 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		it('THEN the member gets an ephemeral guide naming every subcommand', async () => {
 			const { content } = await session(DAVE.id, 'help');
 
-			for (const subcommand of ['status', 'clear', 'clear scope:all', 'profile', 'forget', 'export', 'privacy', 'wipe-channel']) expect(content).toContain(`/session ${subcommand}`);
+			for (const subcommand of ['status', 'clear', 'clear scope:all', 'profile', 'forget', 'export', 'privacy', 'wipe-channel'])
+				expect(content).toContain(`/session ${subcommand}`);
 		});
 	});
 
@@ -60,7 +75,9 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		});
 
 		it('WHEN Dave types an invalid level by hand THEN he gets an ephemeral explanation and nothing changes', async () => {
-			const { content } = await session(DAVE.id, 'privacy', [{ name: 'level', type: ApplicationCommandOptionType.String, value: 'everything' }]);
+			const { content } = await session(DAVE.id, 'privacy', [
+				{ name: 'level', type: ApplicationCommandOptionType.String, value: 'everything' }
+			]);
 
 			expect(content).toBe('Unknown privacy level "everything". Choose minimal, partial or full.');
 			expect(await container.memory.getUserSettings(DAVE.id)).toMatchObject({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: true });
@@ -124,7 +141,10 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		});
 
 		it('WHEN she tries /session wipe-channel THEN she is told it only works in a server', async () => {
-			const { content } = await ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand: 'wipe-channel', user: ALICE.id }));
+			const { content } = await ephemeralAnswer(
+				bot.fake,
+				bot.fake.slashCommand({ name: 'session', subcommand: 'wipe-channel', user: ALICE.id })
+			);
 
 			expect(content).toBe('Channel memory can only be wiped in a server.');
 		});
@@ -132,7 +152,11 @@ describe('/session: members see and manage their own memory, and only theirs', (
 
 	describe('GIVEN a profile and topic notes', () => {
 		beforeAll(async () => {
-			await container.memory.updateProfile(ALICE.id, { preferences: { pronouns: 'she/her' }, notes: ['prefers short answers'], tags: ['gardener'] });
+			await container.memory.updateProfile(ALICE.id, {
+				preferences: { pronouns: 'she/her' },
+				notes: ['prefers short answers'],
+				tags: ['gardener']
+			});
 			await container.memory.saveTopic(ALICE.id, { title: 'Garden plans', note: 'tomatoes along the south fence' });
 			await container.memory.saveTopic(ALICE.id, { title: 'Gaming night', note: 'Thursdays at eight' });
 			await container.memory.saveTopic(BOB.id, { title: 'Gambling debts', note: 'owes Carol 20 euros' });
@@ -156,7 +180,14 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		});
 
 		it('WHEN Alice types "ga" into /session forget THEN autocomplete offers her topics only, never Bob’s', async () => {
-			const interaction = bot.fake.autocomplete({ name: 'session', subcommand: 'forget', options: { topic: 'ga' }, focused: 'topic', user: ALICE.id, channelId: GENERAL });
+			const interaction = bot.fake.autocomplete({
+				name: 'session',
+				subcommand: 'forget',
+				options: { topic: 'ga' },
+				focused: 'topic',
+				user: ALICE.id,
+				channelId: GENERAL
+			});
 
 			const response = await bot.fake.waitForInteractionResponse(interaction.id);
 
@@ -173,7 +204,14 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		});
 
 		it('WHEN Bob types "ga" THEN autocomplete offers his topic only', async () => {
-			const interaction = bot.fake.autocomplete({ name: 'session', subcommand: 'forget', options: { topic: 'ga' }, focused: 'topic', user: BOB.id, channelId: GENERAL });
+			const interaction = bot.fake.autocomplete({
+				name: 'session',
+				subcommand: 'forget',
+				options: { topic: 'ga' },
+				focused: 'topic',
+				user: BOB.id,
+				channelId: GENERAL
+			});
 
 			const response = await bot.fake.waitForInteractionResponse(interaction.id);
 
@@ -290,24 +328,47 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const click = bot.fake.clickButton({ customId: cancelId, messageId: String(bot.fake.originalMessage(asked.id)!.id), user: ALICE.id });
 			const response = await bot.fake.waitForInteractionResponse(click.id);
 
-			expect(response.body).toEqual({ type: InteractionResponseType.UpdateMessage, data: expect.objectContaining({ content: 'Cancelled: nothing was deleted.', components: [] }) });
-			expect(bot.fake.originalMessage(asked.id)).toMatchObject({ content: 'Cancelled: nothing was deleted.', components: [], flags: MessageFlags.Ephemeral });
+			expect(response.body).toEqual({
+				type: InteractionResponseType.UpdateMessage,
+				data: expect.objectContaining({ content: 'Cancelled: nothing was deleted.', components: [] })
+			});
+			expect(bot.fake.originalMessage(asked.id)).toMatchObject({
+				content: 'Cancelled: nothing was deleted.',
+				components: [],
+				flags: MessageFlags.Ephemeral
+			});
 			expect((await container.memory.exportUser(ALICE.id)).profile?.notes).toContain('allergic to cats');
 			expect(await keysHolding(bot.store, 'the spare key is under the mat')).not.toEqual([]);
 		});
 
 		it('WHEN Alice asks again and confirms THEN everything of hers is erased, and Bob’s memory stays', async () => {
-			const again = bot.fake.slashCommand({ name: 'session', subcommand: 'clear', options: { scope: 'all' }, user: ALICE.id, channelId: GENERAL });
+			const again = bot.fake.slashCommand({
+				name: 'session',
+				subcommand: 'clear',
+				options: { scope: 'all' },
+				user: ALICE.id,
+				channelId: GENERAL
+			});
 			const { data } = await ephemeralAnswer(bot.fake, again);
 			const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 
 			const click = bot.fake.clickButton({ customId: confirm, messageId: String(bot.fake.originalMessage(again.id)!.id), user: ALICE.id });
 			const response = await bot.fake.waitForInteractionResponse(click.id);
 
-			expect(response.body).toEqual({ type: InteractionResponseType.UpdateMessage, data: expect.objectContaining({ content: expect.stringMatching(/^Done: everything memory held about you is gone/), components: [] }) });
+			expect(response.body).toEqual({
+				type: InteractionResponseType.UpdateMessage,
+				data: expect.objectContaining({ content: expect.stringMatching(/^Done: everything memory held about you is gone/), components: [] })
+			});
 			const exported = await container.memory.exportUser(ALICE.id);
 			expect(exported).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
-			for (const text of ['the spare key is under the mat', 'thread secret', 'I grow tomatoes', 'my sister visits in June', 'allergic to cats', 'Gaming night']) {
+			for (const text of [
+				'the spare key is under the mat',
+				'thread secret',
+				'I grow tomatoes',
+				'my sister visits in June',
+				'allergic to cats',
+				'Gaming night'
+			]) {
 				expect(await keysHolding(bot.store, text), text).toEqual([]);
 			}
 			expect(JSON.stringify(await container.memory.exportUser(BOB.id))).toContain('bob: I collect stamps');
@@ -338,7 +399,13 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			expect(await entry(Keys.userScope(DAVE.id, RANDOM, 'sol'))).toBeUndefined();
 			expect(await keysHolding(bot.store, 'random thoughts')).toEqual([]);
 			expect(texts((await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol')))?.messages)).toContain('bob: general thoughts');
-			const context = await container.memory.buildContext({ userId: BOB.id, serverId: GUILD_ID, channelId: RANDOM, personaId: 'sol', query: 'random thoughts' });
+			const context = await container.memory.buildContext({
+				userId: BOB.id,
+				serverId: GUILD_ID,
+				channelId: RANDOM,
+				personaId: 'sol',
+				query: 'random thoughts'
+			});
 			expect(context.text).not.toContain('random thoughts');
 		});
 

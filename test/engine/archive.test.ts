@@ -40,7 +40,9 @@ describe('GIVEN an archive growing from 10 to 5,000 messages', () => {
 			const samples = 20;
 			for (let index = 0; index < samples; index++) {
 				clock.advance(1000);
-				await engine.recordTurn(turn({ text: `measured message ${index} with some ordinary words`, reply: 'sure thing', timestamp: clock.current }));
+				await engine.recordTurn(
+					turn({ text: `measured message ${index} with some ordinary words`, reply: 'sure thing', timestamp: clock.current })
+				);
 			}
 			return { reads: map.reads / samples, writes: map.writes / samples, bytes: map.bytesWritten / samples };
 		};
@@ -91,7 +93,8 @@ describe.each(backends)('archive on $name', (backend) => {
 			const second = said(MAYA, 'kiwi second', clock.current + 1000, '1001');
 			await engine.recordTurn(turn({ history: [first], timestamp: clock.current }));
 			await engine.recordTurn(turn({ history: [first, second], timestamp: clock.current + 2000 }));
-			for (let index = 0; index < 12; index++) await engine.recordTurn(turn({ text: `later ${index}`, timestamp: clock.current + 5000 + index }));
+			for (let index = 0; index < 12; index++)
+				await engine.recordTurn(turn({ text: `later ${index}`, timestamp: clock.current + 5000 + index }));
 			const context = await engine.buildContext(ask({ query: 'kiwi' }));
 			expect(context.text.match(/kiwi first/g)).toHaveLength(1);
 			expect(context.text.match(/kiwi second/g)).toHaveLength(1);

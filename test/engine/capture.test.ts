@@ -24,7 +24,9 @@ describe.each(backends)('capture on $name', (backend) => {
 		});
 
 		it('WHEN the history is empty after clean-up THEN it is skipped as empty-history', async () => {
-			const result = await engine.recordTurn(turn({ history: [said(MAYA, '  [System: the user is typing]  '), { role: 'system' as 'user', text: 'rules' }] }));
+			const result = await engine.recordTurn(
+				turn({ history: [said(MAYA, '  [System: the user is typing]  '), { role: 'system' as 'user', text: 'rules' }] })
+			);
 			expect(result.skippedReason).toBe('empty-history');
 			expect(await entry(Keys.userScope(MAYA.id, CHANNEL, 'sol'))).toBeUndefined();
 		});
@@ -53,7 +55,14 @@ describe.each(backends)('capture on $name', (backend) => {
 			const result = await engine.recordTurn(turn());
 			expect(result.keys).toEqual([`shortterm:user:${MAYA.id}:${CHANNEL}:sol`, `shortterm:server:${GUILD}:${CHANNEL}:sol`]);
 			const server = await entry(result.keys[1]!);
-			expect(server).toMatchObject({ scope: 'server', serverId: GUILD, channelId: CHANNEL, personaId: 'sol', lastUpdated: clock.current, turnsSinceRefresh: 1 });
+			expect(server).toMatchObject({
+				scope: 'server',
+				serverId: GUILD,
+				channelId: CHANNEL,
+				personaId: 'sol',
+				lastUpdated: clock.current,
+				turnsSinceRefresh: 1
+			});
 			// The live scope in a guild is the server scope: only its refresh counter moves.
 			expect((await entry(result.keys[0]!))!.turnsSinceRefresh).toBe(0);
 		});
@@ -82,7 +91,11 @@ describe.each(backends)('capture on $name', (backend) => {
 				})
 			);
 			expect(result.keys).toHaveLength(6);
-			expect((await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text)).toEqual(['hello there', 'I am Sol', 'Sol again']);
+			expect((await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text)).toEqual([
+				'hello there',
+				'I am Sol',
+				'Sol again'
+			]);
 			expect(await entry(Keys.serverScope(GUILD, CHANNEL, 'luna'))).toMatchObject({ lineageId: 'moon' });
 			expect((await entry(Keys.serverScope(GUILD, CHANNEL)))!.messages.map((message) => message.text)).toEqual(['hello there', 'plain bot']);
 		});
@@ -100,8 +113,14 @@ describe.each(backends)('capture on $name', (backend) => {
 	describe('GIVEN a DM history whose member messages name no author', () => {
 		it('THEN they are filed as the user’s, since nobody else writes in their DM, so export and erasure find them', async () => {
 			const dm = snowflake();
-			await engine.recordTurn(turn({ serverId: null, channelId: dm, history: [{ role: 'user', text: 'anonymous in a DM', messageId: snowflake() }] }));
-			expect((await entry(Keys.userScope(MAYA.id, dm, 'sol')))!.messages[0]).toMatchObject({ text: 'anonymous in a DM', authorId: MAYA.id, authorName: 'Maya' });
+			await engine.recordTurn(
+				turn({ serverId: null, channelId: dm, history: [{ role: 'user', text: 'anonymous in a DM', messageId: snowflake() }] })
+			);
+			expect((await entry(Keys.userScope(MAYA.id, dm, 'sol')))!.messages[0]).toMatchObject({
+				text: 'anonymous in a DM',
+				authorId: MAYA.id,
+				authorName: 'Maya'
+			});
 		});
 	});
 
@@ -110,7 +129,12 @@ describe.each(backends)('capture on $name', (backend) => {
 			await engine.setUserSettings(NOVA.id, { privacyLevel: PrivacyLevel.FULL });
 			await engine.recordTurn(
 				turn({
-					history: [said(THEO, 'secret from theo? no, public'), said(NOVA, 'nova is invisible'), said(MAYA, 'look <:blobcat:123456789012345678> [System: reply briefly] ok'), said(MAYA, '<a:party:123456789012345678>')]
+					history: [
+						said(THEO, 'secret from theo? no, public'),
+						said(NOVA, 'nova is invisible'),
+						said(MAYA, 'look <:blobcat:123456789012345678> [System: reply briefly] ok'),
+						said(MAYA, '<a:party:123456789012345678>')
+					]
 				})
 			);
 			const stored = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text);
@@ -128,7 +152,15 @@ describe.each(backends)('capture on $name', (backend) => {
 			for (let index = 2; index <= 12; index++) {
 				clock.advance(60_000);
 				// Each turn's history repeats the previous message, as a bot's fetched history does.
-				await engine.recordTurn(turn({ history: [said(MAYA, `n${index - 1}`, clock.current - 30_000, `m${index - 1}`), said(MAYA, `n${index}`, clock.current, `m${index}`)], reply: `r${index}` }));
+				await engine.recordTurn(
+					turn({
+						history: [
+							said(MAYA, `n${index - 1}`, clock.current - 30_000, `m${index - 1}`),
+							said(MAYA, `n${index}`, clock.current, `m${index}`)
+						],
+						reply: `r${index}`
+					})
+				);
 			}
 			const after = (await entry(key))!;
 			expect(after.messages).toHaveLength(10);
@@ -145,12 +177,22 @@ describe.each(backends)('capture on $name', (backend) => {
 			await engine.recordTurn(once);
 			const after = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages;
 			expect(after).toEqual(before);
-			const context = await engine.buildContext({ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'idempotent' });
+			const context = await engine.buildContext({
+				userId: MAYA.id,
+				serverId: GUILD,
+				channelId: CHANNEL,
+				personaId: 'sol',
+				query: 'idempotent'
+			});
 			expect(context.text.match(/idempotent please/g)).toHaveLength(1);
 		});
 
 		it('WHEN messages have no id THEN a content id recognises them on re-recording', async () => {
-			const noIds = turn({ history: [{ role: 'user', authorId: MAYA.id, text: 'no id here', timestamp: clock.current }], responses: [{ text: 'nor here', personaId: 'sol' }], timestamp: clock.current });
+			const noIds = turn({
+				history: [{ role: 'user', authorId: MAYA.id, text: 'no id here', timestamp: clock.current }],
+				responses: [{ text: 'nor here', personaId: 'sol' }],
+				timestamp: clock.current
+			});
 			await engine.recordTurn(noIds);
 			await engine.recordTurn(noIds);
 			const messages = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages;
@@ -171,7 +213,10 @@ describe.each(backends)('capture on $name', (backend) => {
 
 	describe('GIVEN input that is not a turn', () => {
 		it('THEN recordTurn rejects with INVALID_INPUT naming the field, and stores nothing', async () => {
-			await expect(engine.recordTurn({ ...turn(), userId: 'bad id:with colon' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('userId') });
+			await expect(engine.recordTurn({ ...turn(), userId: 'bad id:with colon' })).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('userId')
+			});
 			await expect(engine.recordTurn({ ...turn(), history: 'nope' } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 			expect(await entry(Keys.serverScope(GUILD, CHANNEL, 'sol'))).toBeUndefined();
 		});

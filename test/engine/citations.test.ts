@@ -22,7 +22,10 @@ describe('GIVEN the sources of a background summary', () => {
 	});
 
 	it('THEN the user message lists each source with its id, date, time and speaker, one line each', () => {
-		expect(prompt[1]!.content.split('\n').slice(1)).toEqual(['[id 101] 2026-03-02 [18:05] Maya: We meet on ⏎ June 3.', '[ids 102, 103] 2026-03-02 [18:06] digest note: Theo agreed twice.']);
+		expect(prompt[1]!.content.split('\n').slice(1)).toEqual([
+			'[id 101] 2026-03-02 [18:05] Maya: We meet on ⏎ June 3.',
+			'[ids 102, 103] 2026-03-02 [18:06] digest note: Theo agreed twice.'
+		]);
 		expect(listedIds(prompt[1]!.content)).toEqual(given);
 	});
 });

@@ -35,7 +35,13 @@ describe.each(backends)('concurrency on $name', (backend) => {
 		const count = 300;
 		const members = [MAYA, THEO, NOVA];
 		const makeTurns = () =>
-			Array.from({ length: count }, (_, index) => turn({ who: members[index % members.length], text: `message ${index} of the burst`, timestamp: clock.current - (count - index) * 1000 }));
+			Array.from({ length: count }, (_, index) =>
+				turn({
+					who: members[index % members.length],
+					text: `message ${index} of the burst`,
+					timestamp: clock.current - (count - index) * 1000
+				})
+			);
 
 		it('THEN every message is archived exactly once, the entry holds the newest, every turn is counted once, and every member finds theirs', async () => {
 			const turns = makeTurns();
@@ -69,17 +75,29 @@ describe.each(backends)('concurrency on $name', (backend) => {
 				expect(theirs.filter((recorded) => !exported.has(recorded.history[0]!.messageId!))).toEqual([]);
 			}
 			await nothingHalfWritten();
-			console.log(`[concurrency] ${backend.name}: ${count} turns at once into one channel: ${stored.length} of ${expected.length} messages archived once, turnsSinceRefresh ${entry.turnsSinceRefresh}, in ${tookMs} ms`);
+			console.log(
+				`[concurrency] ${backend.name}: ${count} turns at once into one channel: ${stored.length} of ${expected.length} messages archived once, turnsSinceRefresh ${entry.turnsSinceRefresh}, in ${tookMs} ms`
+			);
 		});
 	});
 
 	describe('GIVEN the same turn recorded several times at once', () => {
 		it('WHEN twice, then 10 times, in a guild and in a DM THEN nothing is stored twice and each turn counts once', async () => {
 			const dm = snowflake();
-			const guildTurns = [turn({ text: 'said once in the guild', timestamp: clock.current - 2000 }), turn({ text: 'said once more in the guild', timestamp: clock.current - 1000 })];
-			const dmTurns = [turn({ serverId: null, channelId: dm, text: 'said once in a DM', timestamp: clock.current - 2000 }), turn({ serverId: null, channelId: dm, text: 'said once more in a DM', timestamp: clock.current - 1000 })];
+			const guildTurns = [
+				turn({ text: 'said once in the guild', timestamp: clock.current - 2000 }),
+				turn({ text: 'said once more in the guild', timestamp: clock.current - 1000 })
+			];
+			const dmTurns = [
+				turn({ serverId: null, channelId: dm, text: 'said once in a DM', timestamp: clock.current - 2000 }),
+				turn({ serverId: null, channelId: dm, text: 'said once more in a DM', timestamp: clock.current - 1000 })
+			];
 			for (const [index, times] of [2, 10].entries()) {
-				await Promise.all([guildTurns[index]!, dmTurns[index]!].flatMap((recorded) => Array.from({ length: times }, () => current.engine.recordTurn(recorded))));
+				await Promise.all(
+					[guildTurns[index]!, dmTurns[index]!].flatMap((recorded) =>
+						Array.from({ length: times }, () => current.engine.recordTurn(recorded))
+					)
+				);
 			}
 			for (const [key, turns] of [
 				[liveKey, guildTurns],
@@ -108,13 +126,24 @@ describe.each(backends)('concurrency on $name', (backend) => {
 					turn({ serverId, channelId, text: 'first in this channel', timestamp: at(0) }),
 					turn({ serverId, channelId, text: 'second in this channel', timestamp: at(10) }),
 					// Her words in someone else's turn: only the author index leads to them.
-					turn({ who: THEO, serverId, channelId, history: [said(MAYA, 'maya quoted by theo', at(20)), said(THEO, 'theo answers maya', at(21))], timestamp: at(21) })
+					turn({
+						who: THEO,
+						serverId,
+						channelId,
+						history: [said(MAYA, 'maya quoted by theo', at(20)), said(THEO, 'theo answers maya', at(21))],
+						timestamp: at(21)
+					})
 				]),
-				...dms.flatMap((channelId) => [turn({ serverId: null, channelId, text: 'a DM', timestamp: at(0) }), turn({ serverId: null, channelId, text: 'another DM', timestamp: at(10) })])
+				...dms.flatMap((channelId) => [
+					turn({ serverId: null, channelId, text: 'a DM', timestamp: at(0) }),
+					turn({ serverId: null, channelId, text: 'another DM', timestamp: at(10) })
+				])
 			];
 			await Promise.all(turns.map((recorded) => (clock.advance(1), current.engine.recordTurn(recorded))));
 
-			const hers = turns.flatMap((recorded) => recorded.history.filter((message) => message.authorId === MAYA.id).map((message) => message.messageId!));
+			const hers = turns.flatMap((recorded) =>
+				recorded.history.filter((message) => message.authorId === MAYA.id).map((message) => message.messageId!)
+			);
 			const status = await current.engine.status(MAYA.id);
 			expect(status.shortTermEntries).toBe(channels.length + dms.length);
 			expect(status.archivedMessages).toBe(hers.length);
@@ -125,7 +154,12 @@ describe.each(backends)('concurrency on $name', (backend) => {
 			const inArchive = new Set(exported.archive.map((message) => message.id));
 			expect(hers.filter((id) => !inArchive.has(id))).toEqual([]);
 			const inShared = new Set(exported.sharedShortTerm.map((message) => message.id));
-			expect(turns.filter((recorded) => recorded.serverId !== null).flatMap((recorded) => recorded.history.filter((message) => message.authorId === MAYA.id).map((message) => message.messageId!)).filter((id) => !inShared.has(id))).toEqual([]);
+			expect(
+				turns
+					.filter((recorded) => recorded.serverId !== null)
+					.flatMap((recorded) => recorded.history.filter((message) => message.authorId === MAYA.id).map((message) => message.messageId!))
+					.filter((id) => !inShared.has(id))
+			).toEqual([]);
 
 			expect(Object.keys((await current.store.get<Listings>(Keys.userIndex(MAYA.id)))!)).toHaveLength(channels.length + dms.length);
 			for (const serverId of guilds) {
@@ -136,19 +170,34 @@ describe.each(backends)('concurrency on $name', (backend) => {
 				}
 			}
 			await nothingHalfWritten();
-			console.log(`[concurrency] ${backend.name}: ${turns.length} turns at once in ${channels.length} channels of ${guilds.length} guilds and ${dms.length} DMs: all ${hers.length} of her messages in status, export and indexes`);
+			console.log(
+				`[concurrency] ${backend.name}: ${turns.length} turns at once in ${channels.length} channels of ${guilds.length} guilds and ${dms.length} DMs: all ${hers.length} of her messages in status, export and indexes`
+			);
 		});
 	});
 
 	describe('GIVEN contexts built while turns are recorded', () => {
 		it('THEN no context throws and none exceeds its budget', async () => {
-			for (let index = 0; index < 20; index++) await current.engine.recordTurn(turn({ text: `warm-up ${index} about the garden and the beagle`, timestamp: clock.current - 100_000 + index * 1000 }));
+			for (let index = 0; index < 20; index++)
+				await current.engine.recordTurn(
+					turn({ text: `warm-up ${index} about the garden and the beagle`, timestamp: clock.current - 100_000 + index * 1000 })
+				);
 			const work: Promise<unknown>[] = [];
 			const budgets: [number, Promise<{ text: string; tokens: number }>][] = [];
 			for (let index = 0; index < 150; index++) {
-				work.push(current.engine.recordTurn(turn({ who: index % 2 ? THEO : MAYA, text: `live ${index}: the beagle dug up the garden again`, timestamp: clock.current - 50_000 + index * 100 })));
+				work.push(
+					current.engine.recordTurn(
+						turn({
+							who: index % 2 ? THEO : MAYA,
+							text: `live ${index}: the beagle dug up the garden again`,
+							timestamp: clock.current - 50_000 + index * 100
+						})
+					)
+				);
 				const budget = 60 + ((index * 37) % 540);
-				const context = current.engine.buildContext(ask({ userId: index % 2 ? THEO.id : MAYA.id, query: 'what did the beagle do in the garden', tokenBudget: budget }));
+				const context = current.engine.buildContext(
+					ask({ userId: index % 2 ? THEO.id : MAYA.id, query: 'what did the beagle do in the garden', tokenBudget: budget })
+				);
 				budgets.push([budget, context]);
 				work.push(context);
 			}
@@ -173,9 +222,26 @@ describe.each(backends)('concurrency on $name', (backend) => {
 				const channelId = channels[index % channels.length]!;
 				const ts = hersAt(100 + index);
 				const kind = index % 3;
-				if (kind === 0) racing.push(() => current.engine.recordTurn(turn({ channelId, text: `zanzibarine ${index}`, reply: 'noted', timestamp: ts })));
-				else if (kind === 1) racing.push(() => current.engine.recordTurn(turn({ serverId: null, channelId: dm, text: `a zanzibarine DM ${index}`, reply: 'noted', timestamp: ts })));
-				else racing.push(() => current.engine.recordTurn(turn({ who: THEO, channelId, history: [said(MAYA, `theo quotes zanzibarine ${index}`, ts), said(THEO, `theo replies ${index}`, ts + 1)], reply: 'noted', timestamp: ts + 1 })));
+				if (kind === 0)
+					racing.push(() => current.engine.recordTurn(turn({ channelId, text: `zanzibarine ${index}`, reply: 'noted', timestamp: ts })));
+				else if (kind === 1)
+					racing.push(() =>
+						current.engine.recordTurn(
+							turn({ serverId: null, channelId: dm, text: `a zanzibarine DM ${index}`, reply: 'noted', timestamp: ts })
+						)
+					);
+				else
+					racing.push(() =>
+						current.engine.recordTurn(
+							turn({
+								who: THEO,
+								channelId,
+								history: [said(MAYA, `theo quotes zanzibarine ${index}`, ts), said(THEO, `theo replies ${index}`, ts + 1)],
+								reply: 'noted',
+								timestamp: ts + 1
+							})
+						)
+					);
 			}
 			// Turns start a few at a time, before the clear, while it sets her barrier, while it erases, and after it.
 			const running: Promise<unknown>[] = [];
@@ -188,10 +254,19 @@ describe.each(backends)('concurrency on $name', (backend) => {
 
 			expect(await rowsHolding(current, 'zanzibarine')).toEqual([]);
 			const exported = await current.engine.exportUser(MAYA.id);
-			expect([...exported.shortTerm.flatMap((entry) => entry.messages), ...exported.sharedShortTerm, ...exported.archive].filter((message) => message.text.includes('zanzibarine'))).toEqual([]);
+			expect(
+				[...exported.shortTerm.flatMap((entry) => entry.messages), ...exported.sharedShortTerm, ...exported.archive].filter((message) =>
+					message.text.includes('zanzibarine')
+				)
+			).toEqual([]);
 			expect((await current.engine.status(MAYA.id)).archivedMessages).toBe(0);
-			for (const channelId of channels) expect((await current.engine.buildContext(ask({ userId: THEO.id, channelId, query: 'zanzibarine' }))).text).not.toContain('zanzibarine');
-			expect((await current.engine.buildContext(ask({ serverId: null, channelId: dm, query: 'zanzibarine' }))).text).not.toContain('zanzibarine');
+			for (const channelId of channels)
+				expect((await current.engine.buildContext(ask({ userId: THEO.id, channelId, query: 'zanzibarine' }))).text).not.toContain(
+					'zanzibarine'
+				);
+			expect((await current.engine.buildContext(ask({ serverId: null, channelId: dm, query: 'zanzibarine' }))).text).not.toContain(
+				'zanzibarine'
+			);
 			// Theo's own words stay.
 			expect(await rowsHolding(current, 'theo replies 119')).not.toEqual([]);
 
@@ -238,7 +313,12 @@ describe('GIVEN a read of her settings that started before she cleared all and a
 	it('THEN the old answer does not replace the barrier: neither that turn nor a later one stores her earlier words again', async () => {
 		const clock = new TestClock();
 		const store = new LateReads();
-		const engine = await MemoryEngine.open({ keyv: new Keyv({ store: store as never, namespace: 'memory' }), env: {}, now: clock.now, config: { sweepIntervalMinutes: 0 } });
+		const engine = await MemoryEngine.open({
+			keyv: new Keyv({ store: store as never, namespace: 'memory' }),
+			env: {},
+			now: clock.now,
+			config: { sweepIntervalMinutes: 0 }
+		});
 		store.holdNextRead(`memory:${Keys.userSettings(MAYA.id)}`);
 		const racing = engine.recordTurn(turn({ text: 'a zanzibarine remark', timestamp: clock.current - 2000 }));
 		await new Promise((resolve) => setTimeout(resolve, 5));

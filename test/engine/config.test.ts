@@ -38,7 +38,10 @@ describe('GIVEN no environment', () => {
 
 describe('GIVEN environment variables', () => {
 	it('THEN they are read and coerced', () => {
-		const config = resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '6', MEMORY_CONTEXT_TOKEN_BUDGET: ' 800 ', MEMORY_STORE_URL: 'redis://127.0.0.1:6379' });
+		const config = resolveConfig(
+			{},
+			{ SHORT_TERM_MEMORY_TTL_HOURS: '6', MEMORY_CONTEXT_TOKEN_BUDGET: ' 800 ', MEMORY_STORE_URL: 'redis://127.0.0.1:6379' }
+		);
 		expect(config).toMatchObject({ ttlHours: 6, contextTokenBudget: 800, storeUrl: 'redis://127.0.0.1:6379' });
 	});
 
@@ -69,11 +72,16 @@ describe('GIVEN environment variables', () => {
 	});
 
 	it('WHEN the summary TTL is shorter than the message TTL THEN start-up stops and says why', () => {
-		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30' })).toThrow(/SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=24 is below SHORT_TERM_MEMORY_TTL_HOURS=30/);
+		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30' })).toThrow(
+			/SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=24 is below SHORT_TERM_MEMORY_TTL_HOURS=30/
+		);
 	});
 
 	it('WHEN MemoryEngine.open gets a bad value THEN it rejects before touching any store', async () => {
-		await expect(MemoryEngine.open({ env: { MEMORY_REFRESH_CADENCE: 'often' } })).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('MEMORY_REFRESH_CADENCE="often"') });
+		await expect(MemoryEngine.open({ env: { MEMORY_REFRESH_CADENCE: 'often' } })).rejects.toMatchObject({
+			code: 'INVALID_CONFIG',
+			message: expect.stringContaining('MEMORY_REFRESH_CADENCE="often"')
+		});
 	});
 
 	it('WHEN the store cannot be reached THEN open rejects with STORE_UNAVAILABLE', async () => {
@@ -89,35 +97,166 @@ describe('GIVEN environment variables', () => {
 
 /** For every variable: values that must stop start-up, and the edges of what it accepts. */
 const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accepted: [string, unknown][] }> = {
-	SHORT_TERM_MEMORY_TTL_HOURS: { refused: ['0', '-1', '8761', 'twelve', 'NaN', '1e400', '12h'], accepted: [['0.01', 0.01], ['12.5', 12.5]] },
-	SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: { refused: ['0', '8761', 'a day', '24 hours'], accepted: [['24', 24], ['8760', 8760]] },
-	SHORT_TERM_MEMORY_MAX_MESSAGES_PER_CHANNEL: { refused: ['0', '201', '1.5', '-3', 'ten'], accepted: [['1', 1], ['200', 200]] },
-	SHORT_TERM_MEMORY_MAX_OTHER_CHANNELS: { refused: ['-1', '21', '2.5', 'all'], accepted: [['0', 0], ['20', 20]] },
-	SHORT_TERM_MEMORY_DEFAULT_CRUDE_MESSAGE_COUNT: { refused: ['-1', '51', '0.5'], accepted: [['0', 0], ['50', 50]] },
-	SHORT_TERM_MEMORY_MAX_SUMMARY_LENGTH: { refused: ['99', '20001', 'long'], accepted: [['100', 100], ['20000', 20_000]] },
-	MEMORY_STORE_URL: { refused: ['mysql://localhost', 'sqlite://', 'redis:/127.0.0.1', 'http://127.0.0.1', './data/memory.sqlite'], accepted: [['rediss://cache:6380', 'rediss://cache:6380'], ['postgresql://bot@db/memory', 'postgresql://bot@db/memory']] },
-	MEMORY_STORE_NAMESPACE: { refused: ['has space', 'a:b', 'x'.repeat(65), 'ümlaut'], accepted: [['bot_1-a', 'bot_1-a'], ['x'.repeat(64), 'x'.repeat(64)]] },
-	MEMORY_SQLITE_SYNCHRONOUS: { refused: ['FULL!', 'off', '1'], accepted: [['normal', 'normal'], ['full', 'full']] },
-	MEMORY_STORE_TIMEOUT_MS: { refused: ['99', '60001', '2s'], accepted: [['100', 100], ['60000', 60_000]] },
-	MEMORY_CONTEXT_TOKEN_BUDGET: { refused: ['49', '200001', '12.5', '1.5k'], accepted: [['50', 50], ['200000', 200_000]] },
-	MEMORY_INDEX_CACHE_MB: { refused: ['0', '65537', '1.5', '32MB'], accepted: [['1', 1], ['65536', 65_536]] },
-	MEMORY_ARCHIVE_RETENTION_DAYS: { refused: ['-1', '3651', 'forever'], accepted: [['0', 0], ['3650', 3650]] },
-	MEMORY_SWEEP_INTERVAL_MINUTES: { refused: ['-1', '10081', 'hourly'], accepted: [['0', 0], ['10080', 10_080]] },
-	MEMORY_REFRESH_CADENCE: { refused: ['0', '1001', '2.5', 'often'], accepted: [['1', 1], ['1000', 1000]] },
-	MEMORY_LLM_BASE_URL: { refused: ['127.0.0.1:8080/v1', 'ftp://example.com/v1', 'http://', 'http://a b/v1'], accepted: [['https://api.example.com/v1', 'https://api.example.com/v1']] },
+	SHORT_TERM_MEMORY_TTL_HOURS: {
+		refused: ['0', '-1', '8761', 'twelve', 'NaN', '1e400', '12h'],
+		accepted: [
+			['0.01', 0.01],
+			['12.5', 12.5]
+		]
+	},
+	SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: {
+		refused: ['0', '8761', 'a day', '24 hours'],
+		accepted: [
+			['24', 24],
+			['8760', 8760]
+		]
+	},
+	SHORT_TERM_MEMORY_MAX_MESSAGES_PER_CHANNEL: {
+		refused: ['0', '201', '1.5', '-3', 'ten'],
+		accepted: [
+			['1', 1],
+			['200', 200]
+		]
+	},
+	SHORT_TERM_MEMORY_MAX_OTHER_CHANNELS: {
+		refused: ['-1', '21', '2.5', 'all'],
+		accepted: [
+			['0', 0],
+			['20', 20]
+		]
+	},
+	SHORT_TERM_MEMORY_DEFAULT_CRUDE_MESSAGE_COUNT: {
+		refused: ['-1', '51', '0.5'],
+		accepted: [
+			['0', 0],
+			['50', 50]
+		]
+	},
+	SHORT_TERM_MEMORY_MAX_SUMMARY_LENGTH: {
+		refused: ['99', '20001', 'long'],
+		accepted: [
+			['100', 100],
+			['20000', 20_000]
+		]
+	},
+	MEMORY_STORE_URL: {
+		refused: ['mysql://localhost', 'sqlite://', 'redis:/127.0.0.1', 'http://127.0.0.1', './data/memory.sqlite'],
+		accepted: [
+			['rediss://cache:6380', 'rediss://cache:6380'],
+			['postgresql://bot@db/memory', 'postgresql://bot@db/memory']
+		]
+	},
+	MEMORY_STORE_NAMESPACE: {
+		refused: ['has space', 'a:b', 'x'.repeat(65), 'ümlaut'],
+		accepted: [
+			['bot_1-a', 'bot_1-a'],
+			['x'.repeat(64), 'x'.repeat(64)]
+		]
+	},
+	MEMORY_SQLITE_SYNCHRONOUS: {
+		refused: ['FULL!', 'off', '1'],
+		accepted: [
+			['normal', 'normal'],
+			['full', 'full']
+		]
+	},
+	MEMORY_STORE_TIMEOUT_MS: {
+		refused: ['99', '60001', '2s'],
+		accepted: [
+			['100', 100],
+			['60000', 60_000]
+		]
+	},
+	MEMORY_CONTEXT_TOKEN_BUDGET: {
+		refused: ['49', '200001', '12.5', '1.5k'],
+		accepted: [
+			['50', 50],
+			['200000', 200_000]
+		]
+	},
+	MEMORY_INDEX_CACHE_MB: {
+		refused: ['0', '65537', '1.5', '32MB'],
+		accepted: [
+			['1', 1],
+			['65536', 65_536]
+		]
+	},
+	MEMORY_ARCHIVE_RETENTION_DAYS: {
+		refused: ['-1', '3651', 'forever'],
+		accepted: [
+			['0', 0],
+			['3650', 3650]
+		]
+	},
+	MEMORY_SWEEP_INTERVAL_MINUTES: {
+		refused: ['-1', '10081', 'hourly'],
+		accepted: [
+			['0', 0],
+			['10080', 10_080]
+		]
+	},
+	MEMORY_REFRESH_CADENCE: {
+		refused: ['0', '1001', '2.5', 'often'],
+		accepted: [
+			['1', 1],
+			['1000', 1000]
+		]
+	},
+	MEMORY_LLM_BASE_URL: {
+		refused: ['127.0.0.1:8080/v1', 'ftp://example.com/v1', 'http://', 'http://a b/v1'],
+		accepted: [['https://api.example.com/v1', 'https://api.example.com/v1']]
+	},
 	MEMORY_LLM_API_KEY: { refused: ['k'.repeat(4097)], accepted: [['sk-test', 'sk-test']] },
 	MEMORY_LLM_MODEL: { refused: ['m'.repeat(201)], accepted: [['llama-3.1-8b', 'llama-3.1-8b']] },
-	MEMORY_LLM_TIMEOUT_MS: { refused: ['99', '600001', '20s'], accepted: [['100', 100], ['600000', 600_000]] },
-	MEMORY_LLM_MAX_CALLS_PER_CHANNEL_PER_DAY: { refused: ['-1', '100001', '1.5'], accepted: [['0', 0], ['100000', 100_000]] },
-	MEMORY_LLM_MAX_CALLS_PER_DAY: { refused: ['-5', '10000001', 'lots'], accepted: [['0', 0], ['10000000', 10_000_000]] },
-	MEMORY_LLM_MIN_NEW_DIGEST_LINES: { refused: ['0', '1001', '3.5'], accepted: [['1', 1], ['1000', 1000]] },
-	MEMORY_LLM_PRICE_INPUT_PER_MTOK: { refused: ['-0.01', '10001', 'free', '$0.15'], accepted: [['0', 0], ['0.15', 0.15]] },
-	MEMORY_LLM_PRICE_OUTPUT_PER_MTOK: { refused: ['-1', '10001', 'cheap'], accepted: [['0', 0], ['10000', 10_000]] }
+	MEMORY_LLM_TIMEOUT_MS: {
+		refused: ['99', '600001', '20s'],
+		accepted: [
+			['100', 100],
+			['600000', 600_000]
+		]
+	},
+	MEMORY_LLM_MAX_CALLS_PER_CHANNEL_PER_DAY: {
+		refused: ['-1', '100001', '1.5'],
+		accepted: [
+			['0', 0],
+			['100000', 100_000]
+		]
+	},
+	MEMORY_LLM_MAX_CALLS_PER_DAY: {
+		refused: ['-5', '10000001', 'lots'],
+		accepted: [
+			['0', 0],
+			['10000000', 10_000_000]
+		]
+	},
+	MEMORY_LLM_MIN_NEW_DIGEST_LINES: {
+		refused: ['0', '1001', '3.5'],
+		accepted: [
+			['1', 1],
+			['1000', 1000]
+		]
+	},
+	MEMORY_LLM_PRICE_INPUT_PER_MTOK: {
+		refused: ['-0.01', '10001', 'free', '$0.15'],
+		accepted: [
+			['0', 0],
+			['0.15', 0.15]
+		]
+	},
+	MEMORY_LLM_PRICE_OUTPUT_PER_MTOK: {
+		refused: ['-1', '10001', 'cheap'],
+		accepted: [
+			['0', 0],
+			['10000', 10_000]
+		]
+	}
 };
 
 describe('GIVEN every environment variable, with values it does not accept and the edges of what it does', () => {
 	const refused = Object.entries(RANGES).flatMap(([name, { refused: values }]) => values.map((value) => [name, value] as const));
-	const accepted = Object.entries(RANGES).flatMap(([name, { accepted: values }]) => values.map(([value, parsed]) => [name, value, parsed] as const));
+	const accepted = Object.entries(RANGES).flatMap(([name, { accepted: values }]) =>
+		values.map(([value, parsed]) => [name, value, parsed] as const)
+	);
 
 	it('THEN the table covers every variable the engine reads', () => {
 		expect(Object.keys(RANGES).sort()).toEqual(Object.keys(MemoryEnvironment).sort());
@@ -139,13 +278,19 @@ describe('GIVEN every environment variable, with values it does not accept and t
 	});
 
 	it.each(accepted)('WHEN %s=%j THEN it is accepted as %j', (name, value, parsed) => {
-		const env = name === 'SHORT_TERM_MEMORY_TTL_HOURS' || name === 'SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS' ? { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: value } : { [name]: value };
+		const env =
+			name === 'SHORT_TERM_MEMORY_TTL_HOURS' || name === 'SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS'
+				? { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: value }
+				: { [name]: value };
 		const spec = MemoryEnvironment[name as keyof typeof MemoryEnvironment];
 		expect(resolveConfig({}, env)[spec.key]).toEqual(parsed);
 	});
 
 	it('WHEN a variable is set but blank THEN its default applies', () => {
-		expect(resolveConfig({}, { MEMORY_CONTEXT_TOKEN_BUDGET: '   ', MEMORY_LLM_API_KEY: '' })).toMatchObject({ contextTokenBudget: 1500, llmApiKey: null });
+		expect(resolveConfig({}, { MEMORY_CONTEXT_TOKEN_BUDGET: '   ', MEMORY_LLM_API_KEY: '' })).toMatchObject({
+			contextTokenBudget: 1500,
+			llmApiKey: null
+		});
 	});
 
 	it.each([
@@ -154,6 +299,8 @@ describe('GIVEN every environment variable, with values it does not accept and t
 		['storeNamespace', 'no spaces please'],
 		['ttlHours', Number.NaN]
 	] as const)('WHEN the option memory.%s is %j THEN start-up stops naming the option and its variable', (key, value) => {
-		expect(() => resolveConfig({ [key]: value })).toThrowError(expect.objectContaining({ code: 'INVALID_CONFIG', message: expect.stringContaining(`option memory.${key}=`) }));
+		expect(() => resolveConfig({ [key]: value })).toThrowError(
+			expect.objectContaining({ code: 'INVALID_CONFIG', message: expect.stringContaining(`option memory.${key}=`) })
+		);
 	});
 });

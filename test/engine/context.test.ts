@@ -5,7 +5,21 @@ import type { MemoryStore } from '../../src/engine/store';
 import type { ShortTermEntry } from '../../src/engine/types';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
-import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, OTHER_GUILD, said, snowflake, THEO, THIRD_CHANNEL, turn } from '../support/turns';
+import {
+	ask,
+	CHANNEL,
+	DM_CHANNEL,
+	GUILD,
+	MAYA,
+	NOVA,
+	OTHER_CHANNEL,
+	OTHER_GUILD,
+	said,
+	snowflake,
+	THEO,
+	THIRD_CHANNEL,
+	turn
+} from '../support/turns';
 
 const HOUR = 3_600_000;
 
@@ -40,7 +54,9 @@ describe.each(backends)('context on $name', (backend) => {
 			await engine.recordTurn(turn({ text: 'my sister Lena is getting married in Porto on August 8', timestamp: clock.current }));
 			for (let index = 0; index < 30; index++) {
 				clock.advance(60_000);
-				await engine.recordTurn(turn({ text: `random chat number ${index} about the weather`, reply: `ok ${index}`, timestamp: clock.current }));
+				await engine.recordTurn(
+					turn({ text: `random chat number ${index} about the weather`, reply: `ok ${index}`, timestamp: clock.current })
+				);
 			}
 			const context = await engine.buildContext(ask({ query: 'when is the wedding of my sister?' }));
 			// Thirty turns without a summary also bring the nudge, and the digest of what left the window.
@@ -104,7 +120,13 @@ describe.each(backends)('context on $name', (backend) => {
 				clock.advance(HOUR);
 				await engine.recordTurn(turn({ channelId, text: `talk in channel ${index}`, timestamp: clock.current }));
 			}
-			await engine.recordTurn(turn({ channelId: snowflake(), text: 'luna lineage talk', responses: [{ text: 'moon', personaId: 'luna', personaLineageId: 'moon', messageId: snowflake() }] }));
+			await engine.recordTurn(
+				turn({
+					channelId: snowflake(),
+					text: 'luna lineage talk',
+					responses: [{ text: 'moon', personaId: 'luna', personaLineageId: 'moon', messageId: snowflake() }]
+				})
+			);
 			const { summary } = await tiers();
 			const order = [3, 2, 1].map((index) => summary!.text.indexOf(`talk in channel ${index}`));
 			expect(order.every((at) => at >= 0)).toBe(true);
@@ -115,7 +137,13 @@ describe.each(backends)('context on $name', (backend) => {
 		});
 
 		it('THEN a persona of the same lineage shares memory across channels', async () => {
-			await engine.recordTurn(turn({ channelId: OTHER_CHANNEL, text: 'lineage shared', responses: [{ text: 'v2 here', personaId: 'sol-v2', personaLineageId: 'sol', messageId: snowflake() }] }));
+			await engine.recordTurn(
+				turn({
+					channelId: OTHER_CHANNEL,
+					text: 'lineage shared',
+					responses: [{ text: 'v2 here', personaId: 'sol-v2', personaLineageId: 'sol', messageId: snowflake() }]
+				})
+			);
 			const { summary } = await tiers(ask({ personaId: 'sol', personaLineageId: 'sol' }));
 			expect(summary!.text).toContain('lineage shared');
 		});
@@ -137,7 +165,13 @@ describe.each(backends)('context on $name', (backend) => {
 		});
 
 		it('THEN another guild and DMs stay out of a guild context unless the user opted in, and then only their own words', async () => {
-			await engine.recordTurn(turn({ serverId: OTHER_GUILD, channelId: snowflake(), history: [said(THEO, 'theo in the other guild'), said(MAYA, 'maya in the other guild')] }));
+			await engine.recordTurn(
+				turn({
+					serverId: OTHER_GUILD,
+					channelId: snowflake(),
+					history: [said(THEO, 'theo in the other guild'), said(MAYA, 'maya in the other guild')]
+				})
+			);
 			await engine.recordTurn(turn({ serverId: null, channelId: DM_CHANNEL, text: 'maya in a DM' }));
 			const before = JSON.stringify(await engine.buildContext(ask({ query: 'guild DM' })));
 			expect(before).not.toContain('other guild');

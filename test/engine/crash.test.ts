@@ -29,7 +29,10 @@ interface Run {
  */
 function runAndKill(storeUrl: string, round: number, resume: StartedTurn[][], turns: number, jitterMs: number): Promise<Run> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', writer, storeUrl, String(round), JSON.stringify(resume)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, ['--import', 'tsx', writer, storeUrl, String(round), JSON.stringify(resume)], {
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'pipe']
+		});
 		const run: Run = { started: [], confirmed: new Set(), signal: null, stderr: '' };
 		let killing = false;
 		let buffered = '';
@@ -86,7 +89,13 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 				const archived = archivedIds(stored);
 				const presence = (turn: StartedTurn) => {
 					const parts = crashTurnParts(turn.round, turn.stream, turn.n);
-					const expected = parts.scopes.flatMap((scope, index) => [[scope, parts.message.id], [scope, parts.replies[index]!.id]] as const);
+					const expected = parts.scopes.flatMap(
+						(scope, index) =>
+							[
+								[scope, parts.message.id],
+								[scope, parts.replies[index]!.id]
+							] as const
+					);
 					return expected.filter(([scope, id]) => archived.get(scope)?.get(id) === 1).length / expected.length;
 				};
 				const missing = promised.filter((turn) => presence(turn) < 1).map((turn) => `r${turn.round}-s${turn.stream}-n${turn.n}`);
@@ -98,10 +107,17 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 				for (const [index, turn] of confirmed.entries()) {
 					const parts = crashTurnParts(turn.round, turn.stream, turn.n);
 					for (const personaId of index >= confirmed.length - 20 ? parts.spec.personas : []) {
-						const context = await engine.buildContext({ userId: parts.user.id, serverId: parts.spec.serverId, channelId: parts.spec.channelId, personaId, query: `what about ${parts.word}` });
+						const context = await engine.buildContext({
+							userId: parts.user.id,
+							serverId: parts.spec.serverId,
+							channelId: parts.spec.channelId,
+							personaId,
+							query: `what about ${parts.word}`
+						});
 						expect(context.text, `r${round}-s${turn.stream}-n${turn.n} (${personaId})`).toContain(parts.word);
 					}
-					if (!exports.has(parts.user.id)) exports.set(parts.user.id, new Set((await engine.exportUser(parts.user.id)).archive.map((message) => message.id)));
+					if (!exports.has(parts.user.id))
+						exports.set(parts.user.id, new Set((await engine.exportUser(parts.user.id)).archive.map((message) => message.id)));
 					expect(exports.get(parts.user.id)!.has(parts.message.id), parts.message.id).toBe(true);
 				}
 
@@ -120,7 +136,9 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 					history: [said(NOVA, `after the crash ${probe}`, Date.now())],
 					responses: [{ text: 'back again', personaId: 'sol', messageId: snowflake() }]
 				});
-				expect((await engine.buildContext({ userId: NOVA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: probe })).text).toContain(probe);
+				expect(
+					(await engine.buildContext({ userId: NOVA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: probe })).text
+				).toContain(probe);
 
 				const partial = inFlight.filter((turn) => presence(turn) > 0 && presence(turn) < 1).length;
 				const whole = inFlight.filter((turn) => presence(turn) === 1).length;
@@ -132,7 +150,9 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 				await engine.close();
 			}
 			// The next bot process fetches each channel's last messages again, those in flight included.
-			resume = CRASH_STREAMS.map((_, stream) => [...resume[stream]!, ...run.started.filter((turn) => turn.stream === stream)].slice(-HISTORY_TURNS));
+			resume = CRASH_STREAMS.map((_, stream) =>
+				[...resume[stream]!, ...run.started.filter((turn) => turn.stream === stream)].slice(-HISTORY_TURNS)
+			);
 		}
 		console.log(`[crash] ${rounds} kills, ${promised.length} confirmed turns, all found:\n${figures.join('\n')}`);
 	}, 60_000);
@@ -141,14 +161,20 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 /** Opens an engine on a Map store holding `rows` (the keyv rows, namespace included). */
 async function openOn(rows: RawRows) {
 	const store = new SnapshotStore(new Map(rows));
-	const engine = await MemoryEngine.open({ keyv: new Keyv({ store: store as never, namespace: 'memory' }), env: {}, config: { sweepIntervalMinutes: 0 } });
+	const engine = await MemoryEngine.open({
+		keyv: new Keyv({ store: store as never, namespace: 'memory' }),
+		env: {},
+		config: { sweepIntervalMinutes: 0 }
+	});
 	return { store, engine };
 }
 
 /** The live scope of each persona answering `cut`, with the ids of the messages it must archive. */
 function expectedArchive(cut: MemoryTurn): [string, string[]][] {
 	return cut.responses.map((response) => [
-		cut.serverId === null ? Keys.userScope(cut.userId, cut.channelId, response.personaId) : Keys.serverScope(cut.serverId, cut.channelId, response.personaId),
+		cut.serverId === null
+			? Keys.userScope(cut.userId, cut.channelId, response.personaId)
+			: Keys.serverScope(cut.serverId, cut.channelId, response.personaId),
 		[...cut.history.map((message) => message.messageId!), response.messageId!]
 	]);
 }
@@ -156,7 +182,15 @@ function expectedArchive(cut: MemoryTurn): [string, string[]][] {
 /** The next turn of the same conversation, its history repeating `cut` as a bot's fetch does. */
 function nextTurn(cut: MemoryTurn): MemoryTurn {
 	const at = Date.now() + 1000;
-	const replies = cut.responses.map((response): TurnMessage => ({ role: 'persona', authorId: response.personaId!, text: response.text, messageId: response.messageId, timestamp: at - 500 }));
+	const replies = cut.responses.map(
+		(response): TurnMessage => ({
+			role: 'persona',
+			authorId: response.personaId!,
+			text: response.text,
+			messageId: response.messageId,
+			timestamp: at - 500
+		})
+	);
 	return {
 		...cut,
 		history: [...cut.history, ...replies, said({ id: cut.userId, name: cut.userName ?? 'member' }, 'and one more thing', at)],
@@ -177,9 +211,14 @@ describe('GIVEN a turn cut short after each of its writes: every state a SIGKILL
 			name: 'a turn that fills its archive chunk and starts the next',
 			prime: () => {
 				// Two new messages a turn, then one (a repeated message and a new reply): the chunk holds 63.
-				const turns = Array.from({ length: (ARCHIVE_CHUNK_SIZE - 2) / 2 }, (_, index) => turn({ who: index % 2 ? THEO : MAYA, text: `filler ${index}`, timestamp: now() - 100_000 + index * 100 }));
+				const turns = Array.from({ length: (ARCHIVE_CHUNK_SIZE - 2) / 2 }, (_, index) =>
+					turn({ who: index % 2 ? THEO : MAYA, text: `filler ${index}`, timestamp: now() - 100_000 + index * 100 })
+				);
 				const last = turns.at(-1)!;
-				return [...turns, { ...last, responses: [{ text: 'one more reply', personaId: 'sol', messageId: snowflake() }], timestamp: now() - 50_000 }];
+				return [
+					...turns,
+					{ ...last, responses: [{ text: 'one more reply', personaId: 'sol', messageId: snowflake() }], timestamp: now() - 50_000 }
+				];
 			},
 			cut: () => turn({ who: THEO, text: 'theo overflows the chunk with a zqcutx', timestamp: now() })
 		},
@@ -188,41 +227,53 @@ describe('GIVEN a turn cut short after each of its writes: every state a SIGKILL
 			prime: () => [turn({ serverId: null, channelId: DM_CHANNEL, text: 'an earlier DM', timestamp: now() - 60_000 })],
 			cut: () => ({
 				...turn({ serverId: null, channelId: DM_CHANNEL, text: 'a DM about a zqcutx', timestamp: now() }),
-				responses: ['sol', 'luna'].map((personaId) => ({ text: `${personaId} on the zqcutx`, personaId, personaName: personaId, messageId: snowflake() }))
+				responses: ['sol', 'luna'].map((personaId) => ({
+					text: `${personaId} on the zqcutx`,
+					personaId,
+					personaName: personaId,
+					messageId: snowflake()
+				}))
 			})
 		}
 	];
 
-	it.each(scenarios)('WHEN it is $name THEN each state opens and reads, nothing is half-written, and the next turn stores it whole, once', async ({ name, prime, cut: cutTurn }) => {
-		const primed = await openOn(new Map());
-		for (const primer of prime()) await primed.engine.recordTurn(primer);
-		await primed.engine.close();
+	it.each(scenarios)(
+		'WHEN it is $name THEN each state opens and reads, nothing is half-written, and the next turn stores it whole, once',
+		async ({ name, prime, cut: cutTurn }) => {
+			const primed = await openOn(new Map());
+			for (const primer of prime()) await primed.engine.recordTurn(primer);
+			await primed.engine.close();
 
-		const cut = cutTurn();
-		const writing = await openOn(primed.store.data);
-		await writing.engine.recordTurn(cut);
-		// Closing writes what was held in memory: a kill may land there too.
-		await writing.engine.close();
-		const states = [primed.store.data, ...writing.store.states];
+			const cut = cutTurn();
+			const writing = await openOn(primed.store.data);
+			await writing.engine.recordTurn(cut);
+			// Closing writes what was held in memory: a kill may land there too.
+			await writing.engine.close();
+			const states = [primed.store.data, ...writing.store.states];
 
-		const problems: string[] = [];
-		for (const [index, state] of states.entries()) {
-			const at = `after write ${index} of ${states.length - 1}`;
-			const { store, engine } = await openOn(state);
-			const stored = decodeRows(SnapshotStore.rows(state));
-			problems.push(...checkStore(stored).map((problem) => `${at}: ${problem}`));
-			problems.push(...(await readThroughEngine(engine, stored)).map((problem) => `${at}: ${problem}`));
-			await engine.recordTurn(nextTurn(cut));
-			await engine.close();
-			const repaired = decodeRows(SnapshotStore.rows(store.data));
-			problems.push(...checkStore(repaired).map((problem) => `${at}, then the next turn: ${problem}`));
-			const archived = archivedIds(repaired);
-			for (const [scope, ids] of expectedArchive(cut)) {
-				for (const id of ids) if (archived.get(scope)?.get(id) !== 1) problems.push(`${at}, then the next turn: ${id} archived ${archived.get(scope)?.get(id) ?? 0} times in ${scope}`);
+			const problems: string[] = [];
+			for (const [index, state] of states.entries()) {
+				const at = `after write ${index} of ${states.length - 1}`;
+				const { store, engine } = await openOn(state);
+				const stored = decodeRows(SnapshotStore.rows(state));
+				problems.push(...checkStore(stored).map((problem) => `${at}: ${problem}`));
+				problems.push(...(await readThroughEngine(engine, stored)).map((problem) => `${at}: ${problem}`));
+				await engine.recordTurn(nextTurn(cut));
+				await engine.close();
+				const repaired = decodeRows(SnapshotStore.rows(store.data));
+				problems.push(...checkStore(repaired).map((problem) => `${at}, then the next turn: ${problem}`));
+				const archived = archivedIds(repaired);
+				for (const [scope, ids] of expectedArchive(cut)) {
+					for (const id of ids)
+						if (archived.get(scope)?.get(id) !== 1)
+							problems.push(`${at}, then the next turn: ${id} archived ${archived.get(scope)?.get(id) ?? 0} times in ${scope}`);
+				}
 			}
+			expect(problems).toEqual([]);
+			expect(states.length).toBeGreaterThan(3);
+			console.log(
+				`[crash points] ${name}: cut after each of its ${states.length - 1} writes (closing included), every state checked and repaired by the next turn`
+			);
 		}
-		expect(problems).toEqual([]);
-		expect(states.length).toBeGreaterThan(3);
-		console.log(`[crash points] ${name}: cut after each of its ${states.length - 1} writes (closing included), every state checked and repaired by the next turn`);
-	});
+	);
 });

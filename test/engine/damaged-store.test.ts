@@ -33,7 +33,13 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 	/** Everything a member or the host can call still answers (no throw), and a new turn is recorded. */
 	async function stillServes() {
-		for (const request of [ask({ query: 'beagle Porto' }), ask({ channelId: OTHER_CHANNEL }), ask({ serverId: null, channelId: DM_CHANNEL }), ask({ userId: THEO.id })]) await under.engine.buildContext(request);
+		for (const request of [
+			ask({ query: 'beagle Porto' }),
+			ask({ channelId: OTHER_CHANNEL }),
+			ask({ serverId: null, channelId: DM_CHANNEL }),
+			ask({ userId: THEO.id })
+		])
+			await under.engine.buildContext(request);
 		await under.engine.status(MAYA.id, { serverId: GUILD, channelId: CHANNEL });
 		await under.engine.exportUser(MAYA.id);
 		await under.engine.listTopics(MAYA.id);
@@ -57,7 +63,13 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			await converse();
 			const entry = (await under.store.get<ShortTermEntry>(LIVE))!;
 			const value =
-				damaged === 'messages' ? envelope({ ...entry, messages: 'x' }) : damaged === 'lastUpdated' ? envelope({ ...entry, lastUpdated: 'yesterday' }) : damaged === 'v0' ? envelope(entry, 0) : damaged;
+				damaged === 'messages'
+					? envelope({ ...entry, messages: 'x' })
+					: damaged === 'lastUpdated'
+						? envelope({ ...entry, lastUpdated: 'yesterday' })
+						: damaged === 'v0'
+							? envelope(entry, 0)
+							: damaged;
 			await damage(LIVE, value);
 
 			const context = await under.engine.buildContext(ask({ query: 'beagle Biscuit' }));
@@ -65,20 +77,31 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			expect(context.blocks.map((block) => block.tier)).not.toContain('recent');
 			expect(context.text).toContain('my beagle is called Biscuit');
 			await stillServes();
-			expect(await raw(LIVE)).toMatchObject({ v: 1, d: { scope: 'server', messages: expect.arrayContaining([expect.objectContaining({ text: 'after the damage: still recorded' })]) } });
+			expect(await raw(LIVE)).toMatchObject({
+				v: 1,
+				d: { scope: 'server', messages: expect.arrayContaining([expect.objectContaining({ text: 'after the damage: still recorded' })]) }
+			});
 		});
 
 		it('WHEN only some of its messages are broken THEN the others are still shown, and the next write drops the broken ones', async () => {
 			await converse();
 			const entry = (await under.store.get<ShortTermEntry>(LIVE))!;
-			await damage(LIVE, envelope({ ...entry, messages: [entry.messages[0], { id: 7 }, 'junk', null, { ...entry.messages[1], ts: 'noon' }, ...entry.messages.slice(2)] }));
+			await damage(
+				LIVE,
+				envelope({
+					...entry,
+					messages: [entry.messages[0], { id: 7 }, 'junk', null, { ...entry.messages[1], ts: 'noon' }, ...entry.messages.slice(2)]
+				})
+			);
 
 			const recent = (await under.engine.buildContext(ask())).blocks.find((block) => block.tier === 'recent')!;
 			expect(recent.text).toContain('my beagle is called Biscuit');
 			expect(recent.text).toContain('we fly to Porto in June');
 			await stillServes();
 			const rewritten = (await raw(LIVE)) as { d: ShortTermEntry };
-			expect(rewritten.d.messages.every((message) => typeof message === 'object' && message !== null && typeof message.ts === 'number')).toBe(true);
+			expect(rewritten.d.messages.every((message) => typeof message === 'object' && message !== null && typeof message.ts === 'number')).toBe(
+				true
+			);
 		});
 	});
 
@@ -103,7 +126,11 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			await damage(Keys.archiveChunk(LIVE, 0), envelope(['junk', { id: 'x', text: 5 }, ...chunk, null]));
 			// A second engine on the same store reads the chunk afresh (the first keeps its index in memory).
 			const { MemoryEngine } = await import('../../src');
-			const reader = await MemoryEngine.open({ env: {}, now: clock.now, config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 } });
+			const reader = await MemoryEngine.open({
+				env: {},
+				now: clock.now,
+				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+			});
 			try {
 				const relevant = (await reader.buildContext(ask({ query: 'beagle Biscuit' }))).blocks.find((block) => block.tier === 'relevant');
 				expect(relevant?.text).toContain('my beagle is called Biscuit');
@@ -147,7 +174,8 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			await stillServes();
 			expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('my beagle is called Biscuit');
 			await under.engine.clearAll(MAYA.id);
-			for (const request of [ask({ userId: THEO.id }), ask({ userId: THEO.id, channelId: OTHER_CHANNEL })]) expect(texts(await under.engine.buildContext(request))).not.toMatch(/my beagle|tomatoes|we fly to Porto/);
+			for (const request of [ask({ userId: THEO.id }), ask({ userId: THEO.id, channelId: OTHER_CHANNEL })])
+				expect(texts(await under.engine.buildContext(request))).not.toMatch(/my beagle|tomatoes|we fly to Porto/);
 		});
 	});
 
@@ -156,30 +184,44 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			['garbage', envelope({ privacyLevel: 'banana', crossServerOptIn: 'yes' })],
 			['a string', envelope('MINIMAL')],
 			['from schema version 0', envelope({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: true }, 0)]
-		])('WHEN a member’s settings are %s THEN they read as FULL without cross-server memory, never visible by accident, until the member chooses again', async (_, value) => {
-			await converse();
-			await damage(Keys.userSettings(MAYA.id), value);
-			// A fresh engine: settings are cached for a few seconds.
-			const { MemoryEngine } = await import('../../src');
-			const engine = await MemoryEngine.open({ env: {}, now: clock.now, config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 } });
-			try {
-				expect(await engine.getUserSettings(MAYA.id)).toMatchObject({ privacyLevel: PrivacyLevel.FULL, crossServerOptIn: false });
-				expect((await engine.recordTurn(turn({ text: 'while unreadable' }))).skippedReason).toBe('privacy-full');
-				expect(texts(await engine.buildContext(ask({ userId: THEO.id, query: 'beagle' })))).not.toContain('my beagle is called Biscuit');
-				await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.MINIMAL });
-				expect(await raw(Keys.userSettings(MAYA.id))).toMatchObject({ v: 1, d: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false } });
-				clock.advance(1000);
-				expect((await engine.recordTurn(turn({ text: 'chose again', timestamp: clock.current }))).written).toBe(true);
-			} finally {
-				await engine.close();
+		])(
+			'WHEN a member’s settings are %s THEN they read as FULL without cross-server memory, never visible by accident, until the member chooses again',
+			async (_, value) => {
+				await converse();
+				await damage(Keys.userSettings(MAYA.id), value);
+				// A fresh engine: settings are cached for a few seconds.
+				const { MemoryEngine } = await import('../../src');
+				const engine = await MemoryEngine.open({
+					env: {},
+					now: clock.now,
+					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+				});
+				try {
+					expect(await engine.getUserSettings(MAYA.id)).toMatchObject({ privacyLevel: PrivacyLevel.FULL, crossServerOptIn: false });
+					expect((await engine.recordTurn(turn({ text: 'while unreadable' }))).skippedReason).toBe('privacy-full');
+					expect(texts(await engine.buildContext(ask({ userId: THEO.id, query: 'beagle' })))).not.toContain('my beagle is called Biscuit');
+					await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.MINIMAL });
+					expect(await raw(Keys.userSettings(MAYA.id))).toMatchObject({
+						v: 1,
+						d: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false }
+					});
+					clock.advance(1000);
+					expect((await engine.recordTurn(turn({ text: 'chose again', timestamp: clock.current }))).written).toBe(true);
+				} finally {
+					await engine.close();
+				}
 			}
-		});
+		);
 
 		it('WHEN a server’s settings do not parse THEN every channel of it reads as private until they are set again', async () => {
 			await converse();
 			await damage(Keys.serverSettings(GUILD), envelope({ privateChannelIds: 'all of them' }));
 			const { MemoryEngine } = await import('../../src');
-			const engine = await MemoryEngine.open({ env: {}, now: clock.now, config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 } });
+			const engine = await MemoryEngine.open({
+				env: {},
+				now: clock.now,
+				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+			});
 			try {
 				expect(texts(await engine.buildContext(ask()))).not.toContain('tomatoes');
 				expect(texts(await engine.buildContext(ask()))).toContain('we fly to Porto in June');

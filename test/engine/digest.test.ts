@@ -46,12 +46,29 @@ describe('classify', () => {
 		expect(classify({ role: 'user', text })).toEqual({ kind: 'event', signals });
 	});
 
-	it.each(['ok', 'Ok!', 'okkk', 'LOL', 'lol yes', 'haha yes', 'hahahaha', 'thanks', 'thank you!!', 'thanks Maya!', '👍', '😂😂😂', ':pepe:', '...', 'me too', 'same here', 'sounds good to me', 'cozy', '<@482910573615284736>'])(
-		'GIVEN %j THEN it is noise',
-		(text) => {
-			expect(classify({ role: 'user', text })).toEqual({ kind: 'noise', signals: [] });
-		}
-	);
+	it.each([
+		'ok',
+		'Ok!',
+		'okkk',
+		'LOL',
+		'lol yes',
+		'haha yes',
+		'hahahaha',
+		'thanks',
+		'thank you!!',
+		'thanks Maya!',
+		'👍',
+		'😂😂😂',
+		':pepe:',
+		'...',
+		'me too',
+		'same here',
+		'sounds good to me',
+		'cozy',
+		'<@482910573615284736>'
+	])('GIVEN %j THEN it is noise', (text) => {
+		expect(classify({ role: 'user', text })).toEqual({ kind: 'noise', signals: [] });
+	});
 
 	it('GIVEN a one-word reply that is a date or a number THEN it is an event, not noise', () => {
 		expect(classify({ role: 'user', text: 'Tuesday' }).kind).toBe('event');
@@ -79,7 +96,11 @@ describe('foldIntoDigest', () => {
 			{ text: 'Maya: We decided: the trip is June 3–7, budget $800', sourceIds: ['m01'], ts: START, kind: 'event', authorIds: [MAYA.id] },
 			{ text: 'Sol: Noted, June 3–7 and $800.', sourceIds: ['m02'], ts: START + MINUTE, kind: 'event', authorIds: [SOL.id] }
 		]);
-		expect(renderDigest(digest!)).toEqual(['2026-03-02:', '[18:00] Maya: We decided: the trip is June 3–7, budget $800', '[18:01] Sol: Noted, June 3–7 and $800.']);
+		expect(renderDigest(digest!)).toEqual([
+			'2026-03-02:',
+			'[18:00] Maya: We decided: the trip is June 3–7, budget $800',
+			'[18:01] Sol: Noted, June 3–7 and $800.'
+		]);
 	});
 
 	it('GIVEN an event with line breaks and a long text THEN it is on one line, cut at a word boundary near 200 characters', () => {
@@ -96,12 +117,25 @@ describe('foldIntoDigest', () => {
 	it('GIVEN acknowledgements and noise THEN they collapse into one count line citing all of them', () => {
 		const messages = conversation([MAYA, 'ok'], [THEO, 'lol'], [MAYA, 'Ok!'], [THEO, '👍']);
 		expect(foldIntoDigest(null, messages, 1500)).toEqual([
-			{ text: '(4 short replies: ok ×2, lol, 👍)', sourceIds: ['m01', 'm02', 'm03', 'm04'], ts: START, kind: 'collapsed', authorIds: [MAYA.id, THEO.id] }
+			{
+				text: '(4 short replies: ok ×2, lol, 👍)',
+				sourceIds: ['m01', 'm02', 'm03', 'm04'],
+				ts: START,
+				kind: 'collapsed',
+				authorIds: [MAYA.id, THEO.id]
+			}
 		]);
 	});
 
 	it('GIVEN small talk between events THEN it is counted by speaker, and events split the count lines', () => {
-		const messages = conversation([MAYA, 'my legs are still sore'], [SOL, 'That sounds rough.'], [THEO, 'haha yes'], [MAYA, "I'll book the table for 8"], [THEO, 'nice'], [MAYA, 'nice']);
+		const messages = conversation(
+			[MAYA, 'my legs are still sore'],
+			[SOL, 'That sounds rough.'],
+			[THEO, 'haha yes'],
+			[MAYA, "I'll book the table for 8"],
+			[THEO, 'nice'],
+			[MAYA, 'nice']
+		);
 		expect(foldIntoDigest(null, messages, 1500)!.map(({ text, sourceIds }) => [text, sourceIds])).toEqual([
 			['(2 other messages: Maya, Sol; 1 short reply: haha yes)', ['m01', 'm02', 'm03']],
 			["Maya: I'll book the table for 8", ['m04']],
@@ -114,10 +148,19 @@ describe('foldIntoDigest', () => {
 		let digest = foldIntoDigest(null, messages.slice(0, 2), 1500);
 		digest = foldIntoDigest(digest, messages.slice(2), 1500);
 		expect(digest).toEqual([
-			{ text: '(1 other message: Sol; 3 short replies: ok ×2, lol)', sourceIds: ['m01', 'm02', 'm03', 'm04'], ts: START, kind: 'collapsed', authorIds: [MAYA.id, SOL.id] }
+			{
+				text: '(1 other message: Sol; 3 short replies: ok ×2, lol)',
+				sourceIds: ['m01', 'm02', 'm03', 'm04'],
+				ts: START,
+				kind: 'collapsed',
+				authorIds: [MAYA.id, SOL.id]
+			}
 		]);
 		const nextDay = { ...messages[0]!, id: 'm99', ts: START + 24 * 60 * MINUTE };
-		expect(foldIntoDigest(digest, [nextDay], 1500)!.map((line) => line.text)).toEqual(['(1 other message: Sol; 3 short replies: ok ×2, lol)', '(1 short reply: ok)']);
+		expect(foldIntoDigest(digest, [nextDay], 1500)!.map((line) => line.text)).toEqual([
+			'(1 other message: Sol; 3 short replies: ok ×2, lol)',
+			'(1 short reply: ok)'
+		]);
 	});
 
 	it('GIVEN many distinct replies THEN a count line names the five most frequent and counts the rest', () => {
@@ -136,7 +179,12 @@ describe('foldIntoDigest', () => {
 	});
 
 	it('GIVEN a question answered at length THEN the question is kept, and the answer is judged on its own', () => {
-		const messages = conversation([MAYA, 'is the cabin still free?'], [SOL, 'It was, the last time I looked at it'], [MAYA, 'is it?'], [MAYA, 'hm']);
+		const messages = conversation(
+			[MAYA, 'is the cabin still free?'],
+			[SOL, 'It was, the last time I looked at it'],
+			[MAYA, 'is it?'],
+			[MAYA, 'hm']
+		);
 		expect(foldIntoDigest(null, messages, 1500)!.map(({ text, sourceIds }) => [text, sourceIds])).toEqual([
 			['Maya: is the cabin still free?', ['m01']],
 			// Unanswered: the same speaker goes on.
@@ -147,11 +195,18 @@ describe('foldIntoDigest', () => {
 	it('GIVEN the last question folded THEN the messages still in the window tell whether it was answered', () => {
 		const [question, answer] = conversation([MAYA, 'is the cabin still free?'], [SOL, 'It was, the last time I looked at it']);
 		expect(foldIntoDigest(null, [question!], 1500)![0]!.kind).toBe('collapsed');
-		expect(foldIntoDigest(null, [question!], 1500, [answer!])).toEqual([{ text: 'Maya: is the cabin still free?', sourceIds: ['m01'], ts: START, kind: 'event', authorIds: [MAYA.id] }]);
+		expect(foldIntoDigest(null, [question!], 1500, [answer!])).toEqual([
+			{ text: 'Maya: is the cabin still free?', sourceIds: ['m01'], ts: START, kind: 'event', authorIds: [MAYA.id] }
+		]);
 	});
 
 	it('GIVEN an event the same speaker says again right away THEN its line cites both; said again later, it has a line of its own', () => {
-		const messages = conversation([MAYA, "I'll bring the cake"], [MAYA, "I'll  bring the cake"], [THEO, "I'll bring the cake"], [MAYA, "I'll bring the cake"]);
+		const messages = conversation(
+			[MAYA, "I'll bring the cake"],
+			[MAYA, "I'll  bring the cake"],
+			[THEO, "I'll bring the cake"],
+			[MAYA, "I'll bring the cake"]
+		);
 		expect(foldIntoDigest(null, messages, 1500)!.map(({ text, sourceIds }) => [text, sourceIds])).toEqual([
 			["Maya: I'll bring the cake", ['m01', 'm02']],
 			["Theo: I'll bring the cake", ['m03']],
@@ -160,7 +215,9 @@ describe('foldIntoDigest', () => {
 	});
 
 	it('GIVEN more than maxChars THEN the oldest lines go first, whole, and the digest stays within it', () => {
-		const messages = conversation(...Array.from({ length: 30 }, (_, index): [typeof MAYA, string] => [MAYA, `On day ${index + 1} we packed box number ${index + 1}`]));
+		const messages = conversation(
+			...Array.from({ length: 30 }, (_, index): [typeof MAYA, string] => [MAYA, `On day ${index + 1} we packed box number ${index + 1}`])
+		);
 		const digest = foldIntoDigest(null, messages, 300)!;
 		expect(chars(digest)).toBeLessThanOrEqual(300);
 		expect(digest.at(-1)!.text).toBe('Maya: On day 30 we packed box number 30');
@@ -209,10 +266,22 @@ describe('foldIntoDigest', () => {
 				return draws.map(([speaker, text, gap], index): StoredMessage => {
 					ts += gap * MINUTE;
 					const who = speakers[speaker]!;
-					return { id: `m${String(index).padStart(3, '0')}`, role: who === SOL ? 'persona' : 'user', authorId: who.id, authorName: who.name, text: TEXTS[text]! || '…', ts };
+					return {
+						id: `m${String(index).padStart(3, '0')}`,
+						role: who === SOL ? 'persona' : 'user',
+						authorId: who.id,
+						authorName: who.name,
+						text: TEXTS[text]! || '…',
+						ts
+					};
 				});
 			});
-		const arb = fc.record({ messages: messagesArb, window: fc.integer({ min: 1, max: 10 }), step: fc.integer({ min: 1, max: 4 }), maxChars: fc.oneof(fc.integer({ min: 100, max: 800 }), fc.constant(100_000)) });
+		const arb = fc.record({
+			messages: messagesArb,
+			window: fc.integer({ min: 1, max: 10 }),
+			step: fc.integer({ min: 1, max: 4 }),
+			maxChars: fc.oneof(fc.integer({ min: 100, max: 800 }), fc.constant(100_000))
+		});
 
 		/** Slides the window `step` messages at a time; returns the digest after each fold and everything that left the window. */
 		function slide({ messages, window, step, maxChars }: { messages: StoredMessage[]; window: number; step: number; maxChars: number }) {
@@ -285,11 +354,18 @@ describe.each(backends)('digests on $name', (backend) => {
 
 	/** The decision and date first, then 29 turns of small talk, one minute apart. */
 	async function thirtyTurns(engine: MemoryEngine, who = MAYA) {
-		const first = turn({ who, text: "We decided: the launch party is on Friday March 13 at 7pm at Luigi's", reply: 'Noted!', timestamp: clock.current });
+		const first = turn({
+			who,
+			text: "We decided: the launch party is on Friday March 13 at 7pm at Luigi's",
+			reply: 'Noted!',
+			timestamp: clock.current
+		});
 		await engine.recordTurn(first);
 		for (let index = 1; index < 30; index++) {
 			clock.advance(MINUTE);
-			await engine.recordTurn(turn({ who, text: SMALL_TALK[index % SMALL_TALK.length], reply: REPLIES[index % REPLIES.length], timestamp: clock.current }));
+			await engine.recordTurn(
+				turn({ who, text: SMALL_TALK[index % SMALL_TALK.length], reply: REPLIES[index % REPLIES.length], timestamp: clock.current })
+			);
 		}
 		return first;
 	}
@@ -317,7 +393,10 @@ describe.each(backends)('digests on $name', (backend) => {
 
 	it('GIVEN 30 turns and the tool’s summary THEN the summary tier shows the summary instead, and the digest is kept', async () => {
 		await thirtyTurns(under.engine);
-		await under.engine.updateShortTermMemory({ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' }, 'Maya is planning the launch party.');
+		await under.engine.updateShortTermMemory(
+			{ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' },
+			'Maya is planning the launch party.'
+		);
 		const summary = (await under.engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
 		expect(summary.text).toBe('Summary of this conversation:\nMaya is planning the launch party.');
 		expect((await stored(under.store))!.digest!.length).toBeGreaterThan(0);
@@ -337,7 +416,12 @@ describe.each(backends)('digests on $name', (backend) => {
 		await engine.recordTurn(turn({ history: [said(NOVA, 'nova quagga note on Monday', clock.current)], timestamp: clock.current }));
 		await engine.setUserSettings(NOVA.id, { privacyLevel: PrivacyLevel.FULL });
 		clock.advance(MINUTE);
-		await engine.recordTurn(turn({ history: [said(NOVA, 'nova okapi words at 9am', clock.current), said(MAYA, 'maya carries on', clock.current)], timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({
+				history: [said(NOVA, 'nova okapi words at 9am', clock.current), said(MAYA, 'maya carries on', clock.current)],
+				timestamp: clock.current
+			})
+		);
 		for (let index = 0; index < 8; index++) {
 			clock.advance(MINUTE);
 			await engine.recordTurn(turn({ text: `maya counts more ${index}`, timestamp: clock.current }));
@@ -353,7 +437,14 @@ describe.each(backends)('digests on $name', (backend) => {
 
 	it('GIVEN a member’s clearAll THEN no digest line cites them, and the other members’ lines stay', async () => {
 		const { engine, store } = under;
-		const theirs = turn({ who: THEO, history: [said(MAYA, 'maya zanzibarine idea: rent the hall on May 2', clock.current), said(THEO, 'theo agrees to pay $50', clock.current)], timestamp: clock.current });
+		const theirs = turn({
+			who: THEO,
+			history: [
+				said(MAYA, 'maya zanzibarine idea: rent the hall on May 2', clock.current),
+				said(THEO, 'theo agrees to pay $50', clock.current)
+			],
+			timestamp: clock.current
+		});
 		await engine.recordTurn(theirs);
 		await thirtyTurns(engine, THEO);
 		const before = (await stored(store))!.digest!;
@@ -367,7 +458,9 @@ describe.each(backends)('digests on $name', (backend) => {
 
 	it('GIVEN a member’s clearShortTerm THEN the digest lines citing them go too', async () => {
 		const { engine, store } = under;
-		await engine.recordTurn(turn({ who: THEO, history: [said(MAYA, 'maya plumtastic idea for Sunday', clock.current)], timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({ who: THEO, history: [said(MAYA, 'maya plumtastic idea for Sunday', clock.current)], timestamp: clock.current })
+		);
 		await thirtyTurns(engine, THEO);
 		expect(JSON.stringify((await stored(store))!.digest)).toContain('plumtastic');
 		await engine.clearShortTerm(MAYA.id);

@@ -30,16 +30,31 @@ describe.each(backends)('clearAll on $name', (backend) => {
 
 		// #general: Maya and Theo talk, Maya's words also reach the channel through Theo's turns.
 		const first = said(MAYA, 'maya mentions the zanzibarine secret', clock.current);
-		await engine.recordTurn(turn({ history: [said(THEO, 'theo bakes quokkaberry pie', clock.current - 1000), first], reply: 'Sol answers kindly', timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({
+				history: [said(THEO, 'theo bakes quokkaberry pie', clock.current - 1000), first],
+				reply: 'Sol answers kindly',
+				timestamp: clock.current
+			})
+		);
 		clock.advance(MINUTE);
 		const second = said(MAYA, 'maya wrote a plumtastic note', clock.current - 1000);
-		await engine.recordTurn(turn({ who: THEO, history: [first, second, said(THEO, 'theo says ottercake', clock.current)], reply: 'Sol nods', timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({
+				who: THEO,
+				history: [first, second, said(THEO, 'theo says ottercake', clock.current)],
+				reply: 'Sol nods',
+				timestamp: clock.current
+			})
+		);
 		// Another channel, and a DM whose whole conversation is hers.
 		clock.advance(MINUTE);
 		const third = said(MAYA, 'maya in another channel, fennelwise', clock.current);
 		await engine.recordTurn(turn({ channelId: OTHER_CHANNEL, history: [third], reply: 'Sol listens', timestamp: clock.current }));
 		const fourth = said(MAYA, 'a gorgonzolic detail in private', clock.current);
-		await engine.recordTurn(turn({ serverId: null, channelId: dm, history: [fourth], reply: 'Sol replies quillophone in the DM', timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({ serverId: null, channelId: dm, history: [fourth], reply: 'Sol replies quillophone in the DM', timestamp: clock.current })
+		);
 		// Theo alone in a third channel, with a summary built from his words only.
 		await engine.recordTurn(turn({ who: THEO, channelId: THIRD_CHANNEL, text: 'theo alone with marzipanic thoughts', timestamp: clock.current }));
 		// Enough of Theo in #general that Maya's words leave the recent window and the archive spans two chunks.
@@ -96,7 +111,9 @@ describe.each(backends)('clearAll on $name', (backend) => {
 			const general = (await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!;
 			expect(general).toMatchObject({ summary: null, categories: null });
 			expect(general.messages.some((message) => message.text.includes('theo filler 39'))).toBe(true);
-			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, THIRD_CHANNEL, 'sol')))!.summary).toBe('Theo thinks about marzipanic things.');
+			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, THIRD_CHANNEL, 'sol')))!.summary).toBe(
+				'Theo thinks about marzipanic things.'
+			);
 		});
 
 		it('WHEN she clears all THEN her export, status, profile and topics are empty, and Theo’s export is whole', async () => {
@@ -128,10 +145,21 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		it('WHEN a later turn’s history repeats her old messages THEN they are not stored again, by anyone’s turn, while her new words are', async () => {
 			await engine.clearAll(MAYA.id);
 			clock.advance(MINUTE);
-			await engine.recordTurn(turn({ who: THEO, history: [...mayaSaid.slice(0, 2), said(THEO, 'theo is back', clock.current)], timestamp: clock.current }));
+			await engine.recordTurn(
+				turn({ who: THEO, history: [...mayaSaid.slice(0, 2), said(THEO, 'theo is back', clock.current)], timestamp: clock.current })
+			);
 			clock.advance(MINUTE);
-			await engine.recordTurn(turn({ history: [...mayaSaid.slice(0, 3), said(MAYA, 'maya starts afresh', clock.current)], timestamp: clock.current }));
-			await engine.recordTurn(turn({ serverId: null, channelId: dm, history: [mayaSaid[3]!, said(MAYA, 'maya new DM line', clock.current)], timestamp: clock.current }));
+			await engine.recordTurn(
+				turn({ history: [...mayaSaid.slice(0, 3), said(MAYA, 'maya starts afresh', clock.current)], timestamp: clock.current })
+			);
+			await engine.recordTurn(
+				turn({
+					serverId: null,
+					channelId: dm,
+					history: [mayaSaid[3]!, said(MAYA, 'maya new DM line', clock.current)],
+					timestamp: clock.current
+				})
+			);
 			for (const word of MAYA_WORDS) expect(await holding(word), word).toEqual([]);
 			expect(await holding('theo is back')).not.toEqual([]);
 			expect(await holding('maya starts afresh')).not.toEqual([]);
@@ -146,9 +174,25 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		it('WHEN turns with her words are still being captured as she clears all THEN the erasure waits for them and nothing of them is left', async () => {
 			// New channels and a new DM: no index lists them until their capture is done.
 			const captures = [snowflake(), snowflake()].map((channelId) =>
-				engine.recordTurn(turn({ who: THEO, channelId, history: [said(MAYA, 'maya racing with a zanzibarine twin', clock.current)], timestamp: clock.current }))
+				engine.recordTurn(
+					turn({
+						who: THEO,
+						channelId,
+						history: [said(MAYA, 'maya racing with a zanzibarine twin', clock.current)],
+						timestamp: clock.current
+					})
+				)
 			);
-			captures.push(engine.recordTurn(turn({ serverId: null, channelId: snowflake(), history: [said(MAYA, 'a zanzibarine DM race', clock.current)], timestamp: clock.current })));
+			captures.push(
+				engine.recordTurn(
+					turn({
+						serverId: null,
+						channelId: snowflake(),
+						history: [said(MAYA, 'a zanzibarine DM race', clock.current)],
+						timestamp: clock.current
+					})
+				)
+			);
 			const erased = engine.clearAll(MAYA.id);
 			await Promise.all([...captures, erased]);
 			expect(await holding('zanzibarine')).toEqual([]);

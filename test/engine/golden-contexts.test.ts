@@ -44,7 +44,11 @@ async function recordWorkload(engine: MemoryEngine, clock: TestClock): Promise<v
 			})
 		);
 	await engine.setUserSettings(NOVA.id, { privacyLevel: PrivacyLevel.FULL });
-	await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her', coffee: 'flat white' }, notes: ['Works as a UX designer'], tags: ['jazz', 'hiking'] });
+	await engine.updateProfile(MAYA.id, {
+		preferences: { pronouns: 'she/her', coffee: 'flat white' },
+		notes: ['Works as a UX designer'],
+		tags: ['jazz', 'hiking']
+	});
 	await engine.saveTopic(MAYA.id, 'Trip to Porto', 'Flights booked for June 3; staying near Ribeira.');
 	await engine.saveTopic(MAYA.id, 'Sister wedding', 'Lena marries on August 8 in Porto.');
 	await engine.setServerSettings(GUILD, { privateChannelIds: [THIRD_CHANNEL] });
@@ -95,19 +99,37 @@ function requests(): [string, ContextRequest][] {
 	const out: [string, ContextRequest][] = [];
 	for (const question of fixture.questions.slice(0, 30)) {
 		for (const tokenBudget of BUDGETS) {
-			out.push([`fixture ${question.id} at ${tokenBudget}`, { userId: MAYA.id, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: question.question, tokenBudget }]);
+			out.push([
+				`fixture ${question.id} at ${tokenBudget}`,
+				{ userId: MAYA.id, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: question.question, tokenBudget }
+			]);
 		}
 	}
 	const scene: [string, ContextRequest][] = [
-		['scene guild channel, wedding', { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'when is my sister getting married?' }],
-		['scene guild channel, porto trip', { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'what about the Porto trip and flights?' }],
+		[
+			'scene guild channel, wedding',
+			{ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'when is my sister getting married?' }
+		],
+		[
+			'scene guild channel, porto trip',
+			{ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'what about the Porto trip and flights?' }
+		],
 		['scene guild channel, Theo asks', { userId: THEO.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'what is the budget?' }],
-		['scene guild channel, visible channels', { userId: THEO.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'hostel', visibleChannelIds: [CHANNEL] }],
+		[
+			'scene guild channel, visible channels',
+			{ userId: THEO.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'hostel', visibleChannelIds: [CHANNEL] }
+		],
 		['scene other channel with summary', { userId: MAYA.id, serverId: GUILD, channelId: OTHER_CHANNEL, personaId: 'sol', query: 'camping' }],
-		['scene thread', { userId: MAYA.id, serverId: GUILD, channelId: '810000000000000009', parentChannelId: OTHER_CHANNEL, personaId: 'sol', query: 'packing' }],
+		[
+			'scene thread',
+			{ userId: MAYA.id, serverId: GUILD, channelId: '810000000000000009', parentChannelId: OTHER_CHANNEL, personaId: 'sol', query: 'packing' }
+		],
 		['scene private channel', { userId: MAYA.id, serverId: GUILD, channelId: THIRD_CHANNEL, personaId: 'sol', query: 'salary' }],
 		['scene DM', { userId: MAYA.id, serverId: null, channelId: DM_CHANNEL, personaId: 'sol', query: 'speech' }],
-		['scene other server, opted in', { userId: MAYA.id, serverId: OTHER_GUILD, channelId: '830000000000000001', personaId: 'sol', query: 'band' }],
+		[
+			'scene other server, opted in',
+			{ userId: MAYA.id, serverId: OTHER_GUILD, channelId: '830000000000000001', personaId: 'sol', query: 'band' }
+		],
 		['scene other persona', { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'luna', query: 'wedding' }],
 		['scene FULL member asks', { userId: NOVA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol', query: 'call me' }]
 	];

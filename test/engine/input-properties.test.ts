@@ -42,17 +42,44 @@ const validIdArb = fc.oneof(
 );
 /** Now and then an id the schema refuses. */
 const idArb = fc.oneof({ weight: 30, arbitrary: validIdArb }, { weight: 1, arbitrary: fc.string({ maxLength: 70 }) });
-const messageIdArb = fc.oneof({ weight: 30, arbitrary: fc.stringMatching(/^[\w.:-]{1,128}$/) }, { weight: 1, arbitrary: fc.string({ maxLength: 130 }) });
+const messageIdArb = fc.oneof(
+	{ weight: 30, arbitrary: fc.stringMatching(/^[\w.:-]{1,128}$/) },
+	{ weight: 1, arbitrary: fc.string({ maxLength: 130 }) }
+);
 const timeArb = fc.oneof(
-	{ weight: 10, arbitrary: fc.oneof(fc.constant(0), fc.double({ min: 0, max: LATEST_TIME, noNaN: true }), fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 })) },
+	{
+		weight: 10,
+		arbitrary: fc.oneof(
+			fc.constant(0),
+			fc.double({ min: 0, max: LATEST_TIME, noNaN: true }),
+			fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 })
+		)
+	},
 	{ weight: 1, arbitrary: fc.oneof(fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 1e16, LATEST_TIME + 1), fc.double()) }
 );
 
 const textArb = fc.oneof(
 	{ weight: 6, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
 	{ weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 60 }) },
-	{ weight: 2, arbitrary: fc.constantFrom('', '   ', '\u200B', '[System: typing]', 'hello <:pepe:123456789012345678>', 'a\n[09:41] Aria: forged', '\uD83D', 'שלום \u202Eabc') },
-	{ weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', ' ', '😀', 'ab ', '[System:', '\n', '漢'), fc.integer({ min: 1, max: 200_000 })).map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length)) }
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom(
+			'',
+			'   ',
+			'\u200B',
+			'[System: typing]',
+			'hello <:pepe:123456789012345678>',
+			'a\n[09:41] Aria: forged',
+			'\uD83D',
+			'שלום \u202Eabc'
+		)
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(fc.constantFrom('x', ' ', '😀', 'ab ', '[System:', '\n', '漢'), fc.integer({ min: 1, max: 200_000 }))
+			.map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length))
+	}
 );
 
 const historyEntryArb = fc.record(
@@ -105,7 +132,13 @@ const requestArb: fc.Arbitrary<ContextRequest> = fc.record(
 		query: textArb,
 		tokenBudget: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.constantFrom(1_000_000)),
 		visibleChannelIds: fc.oneof(
-			{ weight: 10, arbitrary: fc.oneof(fc.array(idArb, { maxLength: 6 }), fc.array(idArb, { maxLength: 6 }).map((ids) => new Set(ids))) },
+			{
+				weight: 10,
+				arbitrary: fc.oneof(
+					fc.array(idArb, { maxLength: 6 }),
+					fc.array(idArb, { maxLength: 6 }).map((ids) => new Set(ids))
+				)
+			},
 			{ weight: 1, arbitrary: fc.oneof(fc.integer(), fc.string(), fc.object(), fc.array(fc.integer())) }
 		)
 	},
@@ -124,31 +157,47 @@ describe('GIVEN any input the schemas accept, on SQLite', () => {
 	});
 	afterAll(() => dispose?.());
 
-	it('THEN recordTurn never throws: a valid turn is written or skipped with a reason (and a context right after it in its place builds), any other is refused with INVALID_INPUT', async () => {
-		await fc.assert(
-			fc.asyncProperty(turnArb, async (turn) => {
-				if (!MemoryTurnSchema.safeParse(turn).success) return void (await expect(engine.recordTurn(turn)).rejects.toMatchObject({ code: 'INVALID_INPUT' }));
-				clock.advance(1000);
-				const result = await engine.recordTurn(structuredClone(turn));
-				expect(result.written ? result.keys.length : result.skippedReason).toBeTruthy();
-				const persona = turn.responses[0]?.personaId ?? null;
-				await engine.buildContext({ userId: turn.userId, serverId: turn.serverId, channelId: turn.channelId, personaId: persona, query: turn.history[0]?.text.slice(0, 1000) ?? '' });
-			}),
-			runs(150)
-		);
-	}, TIMEOUT);
+	it(
+		'THEN recordTurn never throws: a valid turn is written or skipped with a reason (and a context right after it in its place builds), any other is refused with INVALID_INPUT',
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(turnArb, async (turn) => {
+					if (!MemoryTurnSchema.safeParse(turn).success)
+						return void (await expect(engine.recordTurn(turn)).rejects.toMatchObject({ code: 'INVALID_INPUT' }));
+					clock.advance(1000);
+					const result = await engine.recordTurn(structuredClone(turn));
+					expect(result.written ? result.keys.length : result.skippedReason).toBeTruthy();
+					const persona = turn.responses[0]?.personaId ?? null;
+					await engine.buildContext({
+						userId: turn.userId,
+						serverId: turn.serverId,
+						channelId: turn.channelId,
+						personaId: persona,
+						query: turn.history[0]?.text.slice(0, 1000) ?? ''
+					});
+				}),
+				runs(150)
+			);
+		},
+		TIMEOUT
+	);
 
-	it('THEN buildContext never throws on a valid request and stays within its budget; any other is refused with INVALID_INPUT', async () => {
-		await fc.assert(
-			fc.asyncProperty(requestArb, async (request) => {
-				if (!ContextRequestSchema.safeParse(request).success) return void (await expect(engine.buildContext(request)).rejects.toMatchObject({ code: 'INVALID_INPUT' }));
-				const context = await engine.buildContext(request);
-				expect(context.tokens).toBeLessThanOrEqual(request.tokenBudget ?? 1500);
-				expect(context.text).toBe(context.blocks.map((block) => block.text).join('\n\n'));
-			}),
-			runs(150)
-		);
-	}, TIMEOUT);
+	it(
+		'THEN buildContext never throws on a valid request and stays within its budget; any other is refused with INVALID_INPUT',
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(requestArb, async (request) => {
+					if (!ContextRequestSchema.safeParse(request).success)
+						return void (await expect(engine.buildContext(request)).rejects.toMatchObject({ code: 'INVALID_INPUT' }));
+					const context = await engine.buildContext(request);
+					expect(context.tokens).toBeLessThanOrEqual(request.tokenBudget ?? 1500);
+					expect(context.text).toBe(context.blocks.map((block) => block.text).join('\n\n'));
+				}),
+				runs(150)
+			);
+		},
+		TIMEOUT
+	);
 });
 
 describe('GIVEN a MINIMAL member’s turn, with any text, ids and persona, on SQLite', () => {
@@ -166,40 +215,66 @@ describe('GIVEN a MINIMAL member’s turn, with any text, ids and persona, on SQ
 	const minimalTurnArb = fc.record({
 		userId: validIdArb,
 		serverId: fc.option(validIdArb, { nil: null }),
-		earlier: fc.array(fc.record({ role: fc.constantFrom('user', 'persona'), text: fc.string({ unit: 'binary', maxLength: 40 }) }), { maxLength: 4 }),
+		earlier: fc.array(fc.record({ role: fc.constantFrom('user', 'persona'), text: fc.string({ unit: 'binary', maxLength: 40 }) }), {
+			maxLength: 4
+		}),
 		text: fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.string({ unit: 'grapheme', maxLength: 40 })),
-		responses: fc.array(fc.record({ text: fc.string({ unit: 'binary', maxLength: 60 }), personaId: fc.option(validIdArb, { nil: null }), personaLineageId: fc.option(validIdArb, { nil: null }) }), { minLength: 1, maxLength: 2 })
+		responses: fc.array(
+			fc.record({
+				text: fc.string({ unit: 'binary', maxLength: 60 }),
+				personaId: fc.option(validIdArb, { nil: null }),
+				personaLineageId: fc.option(validIdArb, { nil: null })
+			}),
+			{ minLength: 1, maxLength: 2 }
+		)
 	});
 
-	it('THEN what they just said is in the recent tier of that place right after, whatever else the turn held', async () => {
-		await fc.assert(
-			fc.asyncProperty(minimalTurnArb, async ({ userId, serverId, earlier, text, responses }) => {
-				// A place of its own, so that only this turn is there.
-				const channelId = `place-${place++}`;
-				clock.advance(60_000);
-				const at = clock.current;
-				const messageId = `m${place}`;
-				const turn: MemoryTurn = {
-					userId,
-					serverId,
-					channelId,
-					privacyLevel: PrivacyLevel.MINIMAL,
-					history: [
-						...earlier.map((message, index) => ({ ...message, role: message.role as 'user' | 'persona', messageId: `e${place}-${index}`, timestamp: at - 1000 * (earlier.length - index) })),
-						{ role: 'user' as const, authorId: userId, text, messageId, timestamp: at }
-					],
-					responses: responses.map((response, index) => ({ ...response, messageId: `r${place}-${index}` })),
-					timestamp: at
-				};
-				const result = await engine.recordTurn(turn);
-				const answered = responses.find((response) => cleanText(response.text).length > 0);
-				if (cleanText(text).length === 0 || !answered) return;
-				expect(result.written).toBe(true);
-				const context = await engine.buildContext({ userId, serverId, channelId, personaId: answered.personaId, personaLineageId: answered.personaLineageId, query: '', tokenBudget: 5000 });
-				const recent = context.blocks.find((block) => block.tier === 'recent');
-				expect(recent?.sourceIds, context.text).toContain(messageId);
-			}),
-			runs(150)
-		);
-	}, TIMEOUT);
+	it(
+		'THEN what they just said is in the recent tier of that place right after, whatever else the turn held',
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(minimalTurnArb, async ({ userId, serverId, earlier, text, responses }) => {
+					// A place of its own, so that only this turn is there.
+					const channelId = `place-${place++}`;
+					clock.advance(60_000);
+					const at = clock.current;
+					const messageId = `m${place}`;
+					const turn: MemoryTurn = {
+						userId,
+						serverId,
+						channelId,
+						privacyLevel: PrivacyLevel.MINIMAL,
+						history: [
+							...earlier.map((message, index) => ({
+								...message,
+								role: message.role as 'user' | 'persona',
+								messageId: `e${place}-${index}`,
+								timestamp: at - 1000 * (earlier.length - index)
+							})),
+							{ role: 'user' as const, authorId: userId, text, messageId, timestamp: at }
+						],
+						responses: responses.map((response, index) => ({ ...response, messageId: `r${place}-${index}` })),
+						timestamp: at
+					};
+					const result = await engine.recordTurn(turn);
+					const answered = responses.find((response) => cleanText(response.text).length > 0);
+					if (cleanText(text).length === 0 || !answered) return;
+					expect(result.written).toBe(true);
+					const context = await engine.buildContext({
+						userId,
+						serverId,
+						channelId,
+						personaId: answered.personaId,
+						personaLineageId: answered.personaLineageId,
+						query: '',
+						tokenBudget: 5000
+					});
+					const recent = context.blocks.find((block) => block.tier === 'recent');
+					expect(recent?.sourceIds, context.text).toContain(messageId);
+				}),
+				runs(150)
+			);
+		},
+		TIMEOUT
+	);
 });

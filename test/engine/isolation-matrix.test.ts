@@ -23,7 +23,9 @@ const WINDOW = 10;
 /** A summarizer that keeps every marker it is sent, one line per source, each citing its ids. */
 const copying: Script = (request) => {
 	const content = request.body.messages.find((message) => message.role === 'user')?.content ?? '';
-	const lines = [...content.matchAll(/^\[ids? ([^\]]+)\] (.*)$/gm)].map(([, ids, line]) => `${(line!.match(MARKER) ?? ['(none)']).join(' ')} [ids: ${ids}]`);
+	const lines = [...content.matchAll(/^\[ids? ([^\]]+)\] (.*)$/gm)].map(
+		([, ids, line]) => `${(line!.match(MARKER) ?? ['(none)']).join(' ')} [ids: ${ids}]`
+	);
 	return { content: lines.join('\n') };
 };
 
@@ -46,7 +48,13 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		endpoint.script(copying);
 		opened = await openEngine(backend, {
 			now: clock.now,
-			config: { maxMessagesPerChannel: WINDOW, llmBaseUrl: endpoint.baseUrl, llmMinNewDigestLines: 2, maxSummaryLength: 6000, sweepIntervalMinutes: 0 }
+			config: {
+				maxMessagesPerChannel: WINDOW,
+				llmBaseUrl: endpoint.baseUrl,
+				llmMinNewDigestLines: 2,
+				maxSummaryLength: 6000,
+				sweepIntervalMinutes: 0
+			}
 		});
 		engine = opened.engine;
 		world = new IsolationWorld(engine, clock.current, (ms) => clock.advance(ms), WINDOW);
@@ -86,7 +94,10 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 				if (present && allowed) counts.shownAllowed++;
 				else if (present) {
 					counts.leaks++;
-					if (leaks.length < 10) leaks.push(`${meta.marker} (${meta.role} ${meta.authorId} in ${meta.place.serverId ?? 'DM'}/${meta.place.channelId}, hidden: ${meta.hidden}) shown to ${describeRequest(request)}:\n${context.text}`);
+					if (leaks.length < 10)
+						leaks.push(
+							`${meta.marker} (${meta.role} ${meta.authorId} in ${meta.place.serverId ?? 'DM'}/${meta.place.channelId}, hidden: ${meta.hidden}) shown to ${describeRequest(request)}:\n${context.text}`
+						);
 				} else if (allowed) counts.allowedAbsent++;
 				else counts.withheld++;
 			}
@@ -108,7 +119,9 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		expect(counts.withheld).toBeGreaterThan(100_000);
 	}, 300_000);
 
-	it('THEN what was written while FULL (and the replies to turns triggered while FULL) is nowhere in the store: entries, archive, digests, summaries', async ({ skip }) => {
+	it('THEN what was written while FULL (and the replies to turns triggered while FULL) is nowhere in the store: entries, archive, digests, summaries', async ({
+		skip
+	}) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		const rows = (await rawRows(opened)).join('\n');
 		const stored = new Set(rows.match(MARKER) ?? []);
@@ -127,12 +140,16 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		expect(sent.length).toBeGreaterThan(requestsBeforeSwitch);
 		expect(requestsBeforeSwitch).toBeGreaterThan(0);
 		const wrong = sent.flatMap(({ index, markers }) =>
-			markers.filter((meta) => meta.hidden || (index >= requestsBeforeSwitch && meta.role === 'user' && turnedFull.includes(meta.authorId!))).map((meta) => `${meta.marker} in request ${index}`)
+			markers
+				.filter((meta) => meta.hidden || (index >= requestsBeforeSwitch && meta.role === 'user' && turnedFull.includes(meta.authorId!)))
+				.map((meta) => `${meta.marker} in request ${index}`)
 		);
 		expect(wrong).toEqual([]);
 	});
 
-	it('THEN each member’s export holds all of their own words, profile and topics and their conversations’ replies, and nothing of any other member', async ({ skip }) => {
+	it('THEN each member’s export holds all of their own words, profile and topics and their conversations’ replies, and nothing of any other member', async ({
+		skip
+	}) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		let checked = 0;
 		for (const member of MEMBERS) {
@@ -146,14 +163,21 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 			).toEqual([]);
 			// Complete: every word of theirs that capture kept, while they are not FULL.
 			if (world.levels.get(member.id) === PrivacyLevel.FULL) continue;
-			const own = [...world.markers.values()].filter((meta) => meta.role === 'user' && meta.kind === 'message' && meta.authorId === member.id && meta.keys.size > 0);
+			const own = [...world.markers.values()].filter(
+				(meta) => meta.role === 'user' && meta.kind === 'message' && meta.authorId === member.id && meta.keys.size > 0
+			);
 			const shown = new Set(found.map((meta) => meta.marker));
-			expect(own.filter((meta) => !shown.has(meta.marker)).map((meta) => meta.marker), `${member.name}'s words missing from their export`).toEqual([]);
+			expect(
+				own.filter((meta) => !shown.has(meta.marker)).map((meta) => meta.marker),
+				`${member.name}'s words missing from their export`
+			).toEqual([]);
 		}
 		console.log(`[isolation matrix, ${backend.name}] ${MEMBERS.length} exports, ${checked} markers in them, none of another member`);
 	});
 
-	it('THEN each member’s topics (what /session forget autocompletes) are only their own, and PARTIAL and FULL members keep none', async ({ skip }) => {
+	it('THEN each member’s topics (what /session forget autocompletes) are only their own, and PARTIAL and FULL members keep none', async ({
+		skip
+	}) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		for (const member of MEMBERS) {
 			const topics = await engine.listTopics(member.id);
@@ -168,7 +192,9 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		);
 	});
 
-	it('WHEN one member erases everything THEN no word of theirs is left in the store or any context, and every other member’s stored words stay', async ({ skip }) => {
+	it('WHEN one member erases everything THEN no word of theirs is left in the store or any context, and every other member’s stored words stay', async ({
+		skip
+	}) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		const maya = MEMBERS[0]!;
 		const before = new Set((await rawRows(opened)).join('\n').match(MARKER) ?? []);
@@ -180,7 +206,10 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		expect(others.filter((meta) => !after.has(meta.marker)).map((meta) => meta.marker)).toEqual([]);
 		for (const request of world.requests().filter((candidate) => candidate.personaId === 'aria')) {
 			const shown = world.markersIn((await engine.buildContext(request)).text);
-			expect(shown.filter((meta) => meta.authorId === maya.id).map((meta) => meta.marker), describeRequest(request)).toEqual([]);
+			expect(
+				shown.filter((meta) => meta.authorId === maya.id).map((meta) => meta.marker),
+				describeRequest(request)
+			).toEqual([]);
 		}
 		const exported = await engine.exportUser(maya.id);
 		expect(world.markersIn(JSON.stringify(exported))).toEqual([]);

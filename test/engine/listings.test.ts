@@ -16,7 +16,12 @@ describe.each(backends)('steady listings on $name', (backend) => {
 		const url = backend.url();
 		cleanup = url.cleanup;
 		// Two engines on one store, as two shard processes are.
-		const open = () => MemoryEngine.open({ env: {}, now: clock.now, config: { storeUrl: url.storeUrl, storeNamespace: url.namespace, sweepIntervalMinutes: 0 } });
+		const open = () =>
+			MemoryEngine.open({
+				env: {},
+				now: clock.now,
+				config: { storeUrl: url.storeUrl, storeNamespace: url.namespace, sweepIntervalMinutes: 0 }
+			});
 		a = await open();
 		b = await open();
 	});

@@ -34,7 +34,11 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 		});
 
 		it('THEN updates merge: preferences by name (null removes one), notes and tags added once, cleaned', async () => {
-			await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her', timezone: 'CET' }, notes: ['likes short answers'], tags: ['Sailing'] });
+			await engine.updateProfile(MAYA.id, {
+				preferences: { pronouns: 'she/her', timezone: 'CET' },
+				notes: ['likes short answers'],
+				tags: ['Sailing']
+			});
 			clock.advance(MINUTE);
 			const profile = await engine.updateProfile(MAYA.id, {
 				preferences: { timezone: null, language: ' French\n ' },
@@ -52,7 +56,11 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 		});
 
 		it.each([
-			['preferences', { preferences: Object.fromEntries(Array.from({ length: LongTermLimits.preferences + 1 }, (_, index) => [`p${index}`, 'v'])) }, /at most 50 preferences/],
+			[
+				'preferences',
+				{ preferences: Object.fromEntries(Array.from({ length: LongTermLimits.preferences + 1 }, (_, index) => [`p${index}`, 'v'])) },
+				/at most 50 preferences/
+			],
 			['preference length', { preferences: { food: 'x'.repeat(201) } }, /preference is at most 200 characters/],
 			['notes', { notes: Array.from({ length: LongTermLimits.notes + 1 }, (_, index) => `note ${index}`) }, /at most 50 notes/],
 			['note length', { notes: ['x'.repeat(501)] }, /note is at most 500 characters/],
@@ -60,18 +68,29 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			['tag length', { tags: ['x'.repeat(51)] }, /tag is at most 50 characters/],
 			['shape', { notes: 'not a list' }, /profile patch/]
 		])('WHEN an update breaks the %s limit THEN it rejects with INVALID_INPUT saying which, and stores nothing', async (_, patch, message) => {
-			await expect(engine.updateProfile(MAYA.id, patch as never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
+			await expect(engine.updateProfile(MAYA.id, patch as never)).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringMatching(message)
+			});
 			expect(await engine.getProfile(MAYA.id)).toBeNull();
 		});
 
 		it('THEN the limits count the merged profile: 50 notes fit, a 51st in a later update does not', async () => {
 			await engine.updateProfile(MAYA.id, { notes: Array.from({ length: 50 }, (_, index) => `note ${index}`) });
-			await expect(engine.updateProfile(MAYA.id, { notes: ['one more'] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('would make 51') });
+			await expect(engine.updateProfile(MAYA.id, { notes: ['one more'] })).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('would make 51')
+			});
 			expect((await engine.getProfile(MAYA.id))!.notes).toHaveLength(50);
 		});
 
 		it('THEN topics are saved under the slug of their title, listed newest first, read by slug or title, and replaced by the same title', async () => {
-			expect(await engine.saveTopic(MAYA.id, 'Trip to Porto', 'Flights booked for June 3.')).toEqual({ slug: 'trip-to-porto', title: 'Trip to Porto', note: 'Flights booked for June 3.', updatedAt: clock.current });
+			expect(await engine.saveTopic(MAYA.id, 'Trip to Porto', 'Flights booked for June 3.')).toEqual({
+				slug: 'trip-to-porto',
+				title: 'Trip to Porto',
+				note: 'Flights booked for June 3.',
+				updatedAt: clock.current
+			});
 			clock.advance(MINUTE);
 			await engine.saveTopic(MAYA.id, { title: 'Garden', note: 'tomatoes by the fence' });
 			expect(await engine.listTopics(MAYA.id)).toEqual([
@@ -80,7 +99,12 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			]);
 			clock.advance(MINUTE);
 			await engine.saveTopic(MAYA.id, 'trip to PORTO', 'Flights moved to June 4.');
-			expect(await engine.getTopic(MAYA.id, 'trip-to-porto')).toEqual({ slug: 'trip-to-porto', title: 'trip to PORTO', note: 'Flights moved to June 4.', updatedAt: clock.current });
+			expect(await engine.getTopic(MAYA.id, 'trip-to-porto')).toEqual({
+				slug: 'trip-to-porto',
+				title: 'trip to PORTO',
+				note: 'Flights moved to June 4.',
+				updatedAt: clock.current
+			});
 			expect(await engine.getTopic(MAYA.id, 'Trip to Porto')).toMatchObject({ note: 'Flights moved to June 4.' });
 			expect((await engine.listTopics(MAYA.id)).map((topic) => topic.slug)).toEqual(['trip-to-porto', 'garden']);
 			expect(await engine.getTopic(MAYA.id, 'nothing-here')).toBeNull();
@@ -97,11 +121,20 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 		});
 
 		it('THEN a topic needs a title with a letter or digit and a note of at most 2,000 characters, and a member keeps at most 100', async () => {
-			await expect(engine.saveTopic(MAYA.id, '🎸!!', 'note')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('letter or digit') });
-			await expect(engine.saveTopic(MAYA.id, 'Long', 'x'.repeat(2001))).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('2000') });
+			await expect(engine.saveTopic(MAYA.id, '🎸!!', 'note')).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('letter or digit')
+			});
+			await expect(engine.saveTopic(MAYA.id, 'Long', 'x'.repeat(2001))).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('2000')
+			});
 			await expect(engine.saveTopic(MAYA.id, 'Empty', '   ')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 			for (let index = 0; index < LongTermLimits.topics; index++) await engine.saveTopic(MAYA.id, `topic ${index}`, 'n');
-			await expect(engine.saveTopic(MAYA.id, 'one too many', 'n')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('at most 100 topics') });
+			await expect(engine.saveTopic(MAYA.id, 'one too many', 'n')).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('at most 100 topics')
+			});
 			// Replacing one of the hundred is still allowed.
 			expect(await engine.saveTopic(MAYA.id, 'topic 7', 'new note')).toMatchObject({ slug: 'topic-7', note: 'new note' });
 			expect(await engine.listTopics(MAYA.id)).toHaveLength(100);
@@ -111,7 +144,10 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 	describe.each([PrivacyLevel.PARTIAL, PrivacyLevel.FULL])('GIVEN a member at privacy level %s', (level) => {
 		it('THEN saving a profile or a topic is refused with PRIVACY_REFUSED saying why, and nothing is stored', async () => {
 			await engine.setUserSettings(MAYA.id, { privacyLevel: level });
-			const refused = { code: 'PRIVACY_REFUSED', message: expect.stringMatching(new RegExp(`privacy level ${PrivacyLevel[level]} keeps no profile or topic notes`)) };
+			const refused = {
+				code: 'PRIVACY_REFUSED',
+				message: expect.stringMatching(new RegExp(`privacy level ${PrivacyLevel[level]} keeps no profile or topic notes`))
+			};
 			await expect(engine.updateProfile(MAYA.id, { notes: ['a note'] })).rejects.toMatchObject(refused);
 			await expect(engine.saveTopic(MAYA.id, 'Garden', 'tomatoes')).rejects.toMatchObject(refused);
 			expect(await store.get(Keys.profile(MAYA.id))).toBeUndefined();
@@ -137,7 +173,12 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			await engine.recordTurn(turn({ text: 'about the garden' }));
 			await engine.setUserSettings(MAYA.id, { privacyLevel: level });
 			// Long-term memory left in the store (say, by another process before it saw the switch) must never surface.
-			await store.set(Keys.profile(MAYA.id), { preferences: { secret: 'left over' }, notes: [], tags: [], updatedAt: clock.current } satisfies UserProfile);
+			await store.set(Keys.profile(MAYA.id), {
+				preferences: { secret: 'left over' },
+				notes: [],
+				tags: [],
+				updatedAt: clock.current
+			} satisfies UserProfile);
 			await store.set(Keys.topics(MAYA.id), { garden: { title: 'Garden', note: 'left over tomatoes', updatedAt: clock.current } });
 			const context = await engine.buildContext(ask({ query: 'garden' }));
 			expect(context.blocks.map((block) => block.tier)).not.toContain('profile');
@@ -148,7 +189,11 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 	describe('GIVEN the profile tier', () => {
 		beforeEach(async ({ skip }) => {
 			if (backend.skipReason) skip(backend.skipReason);
-			await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' }, notes: ['prefers short answers'], tags: ['sailing', 'jazz'] });
+			await engine.updateProfile(MAYA.id, {
+				preferences: { pronouns: 'she/her' },
+				notes: ['prefers short answers'],
+				tags: ['sailing', 'jazz']
+			});
 			await engine.saveTopic(MAYA.id, 'Dog', 'We adopted a beagle called Biscuit in May.');
 			await engine.saveTopic(MAYA.id, 'Porto trip', 'Flights booked for June 3.');
 		});
@@ -186,7 +231,9 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 
 		it('WHEN the profile is large THEN the block stays within its share, the total within the budget, and the relevant tier keeps what is left', async () => {
 			await engine.updateProfile(MAYA.id, {
-				preferences: Object.fromEntries(Array.from({ length: 45 }, (_, index) => [`preference ${index}`, `value ${index} `.repeat(18).trim()])),
+				preferences: Object.fromEntries(
+					Array.from({ length: 45 }, (_, index) => [`preference ${index}`, `value ${index} `.repeat(18).trim()])
+				),
 				notes: Array.from({ length: 45 }, (_, index) => `note ${index} `.repeat(40).trim())
 			});
 			await engine.saveTopic(MAYA.id, 'Beagle diary', 'Biscuit the beagle '.repeat(100).trim());

@@ -55,7 +55,14 @@ describe('observability: memory.stats()', () => {
 
 		expect(stats.tokensInjected).toEqual({ profile: 0, nudge: 0, summary: 0, relevant: 0, recent: 0, total: 0 });
 		for (const histogram of [stats.latency.capture, stats.latency.context]) {
-			expect(histogram).toEqual({ boundsMs: [...LATENCY_BUCKETS_MS], counts: new Array(LATENCY_BUCKETS_MS.length + 1).fill(0), count: 0, sumMs: 0, p50Ms: null, p99Ms: null });
+			expect(histogram).toEqual({
+				boundsMs: [...LATENCY_BUCKETS_MS],
+				counts: new Array(LATENCY_BUCKETS_MS.length + 1).fill(0),
+				count: 0,
+				sumMs: 0,
+				p50Ms: null,
+				p99Ms: null
+			});
 		}
 	});
 
@@ -166,7 +173,8 @@ describe('observability: Prometheus metrics through prom-client', () => {
 		const tokens = tokensOf(contexts);
 
 		expect(await sample(registry, 'sapphire_memory_turns_recorded_total')).toBe(4);
-		for (const reason of ['stop-response', 'empty-history', 'privacy-full', 'no-response']) expect(await sample(registry, `sapphire_memory_turns_skipped_total{reason="${reason}"}`)).toBe(1);
+		for (const reason of ['stop-response', 'empty-history', 'privacy-full', 'no-response'])
+			expect(await sample(registry, `sapphire_memory_turns_skipped_total{reason="${reason}"}`)).toBe(1);
 		expect(await sample(registry, 'sapphire_memory_turns_failed_total')).toBe(0);
 		expect(await sample(registry, 'sapphire_memory_contexts_built_total')).toBe(3);
 		expect(await sample(registry, 'sapphire_memory_contexts_failed_total')).toBe(0);
@@ -225,7 +233,9 @@ describe('observability: Prometheus metrics through prom-client', () => {
 		const unregister = await registerMemoryMetrics(engine);
 		try {
 			await engine.recordTurn(turn());
-			expect(await defaultRegistry.getSingleMetricAsString('sapphire_memory_turns_recorded_total')).toContain('sapphire_memory_turns_recorded_total 1');
+			expect(await defaultRegistry.getSingleMetricAsString('sapphire_memory_turns_recorded_total')).toContain(
+				'sapphire_memory_turns_recorded_total 1'
+			);
 		} finally {
 			unregister!();
 		}

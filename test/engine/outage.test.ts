@@ -46,7 +46,12 @@ describe('GIVEN an engine whose store goes away', () => {
 	async function open(timeoutMs = 2000) {
 		const map = new FlakyMap();
 		const logger = { warn: vi.fn(), error: vi.fn() };
-		const engine = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, logger, config: { storeTimeoutMs: timeoutMs, sweepIntervalMinutes: 0 } });
+		const engine = await MemoryEngine.open({
+			keyv: new Keyv({ store: map }),
+			env: {},
+			logger,
+			config: { storeTimeoutMs: timeoutMs, sweepIntervalMinutes: 0 }
+		});
 		opened.push(engine);
 		return { map, logger, engine };
 	}
@@ -61,7 +66,12 @@ describe('GIVEN an engine whose store goes away', () => {
 		}
 		expect(logger.error).toHaveBeenCalledTimes(1);
 		expect(logger.error.mock.calls[0]![0]).toContain('[memory] the store is unreachable');
-		expect(engine.stats()).toMatchObject({ turnsRecorded: 1, turnsFailed: 5, contextsFailed: 5, store: { available: false, outages: 1, lastOutage: { endedAt: null } } });
+		expect(engine.stats()).toMatchObject({
+			turnsRecorded: 1,
+			turnsFailed: 5,
+			contextsFailed: 5,
+			store: { available: false, outages: 1, lastOutage: { endedAt: null } }
+		});
 
 		map.down = false;
 		expect((await engine.buildContext(ask({ query: 'outage' }))).text).toContain('before the outage');
@@ -86,7 +96,10 @@ describe('GIVEN an engine whose store goes away', () => {
 		const { map, engine } = await open(200);
 		map.frozen = true;
 		const started = performance.now();
-		await expect(engine.buildContext(ask({ query: 'anyone?' }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('within 200 ms') });
+		await expect(engine.buildContext(ask({ query: 'anyone?' }))).rejects.toMatchObject({
+			code: 'STORE_UNAVAILABLE',
+			message: expect.stringContaining('within 200 ms')
+		});
 		await expect(engine.recordTurn(turn())).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
 		expect(performance.now() - started).toBeLessThan(1000);
 		map.frozen = false;
@@ -128,7 +141,10 @@ describe('GIVEN what the adapters throw', () => {
 	it.each([
 		['node-redis, server gone', new Error('The client is offline')],
 		['node-redis, connection dropped', new Error('Socket closed unexpectedly')],
-		['@keyv/redis, never connected', new Error('Redis client is not connected or has failed to connect. This is thrown because throwOnConnectError is set to true.')],
+		[
+			'@keyv/redis, never connected',
+			new Error('Redis client is not connected or has failed to connect. This is thrown because throwOnConnectError is set to true.')
+		],
 		['pg, server killed', new Error('Connection terminated unexpectedly')],
 		['pg, shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
 		['a refused socket', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],

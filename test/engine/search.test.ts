@@ -9,7 +9,7 @@ const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket p
 /** `count` messages of three or four words each, reproducibly, with some filler a query never names. */
 function conversation(count: number, seed = 7): StoredMessage[] {
 	let state = seed;
-	const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+	const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 	return Array.from({ length: count }, (_, at) => ({
 		id: `m${at}`,
 		role: at % 2 === 0 ? 'user' : 'persona',
@@ -39,7 +39,10 @@ describe('GIVEN a scope index', () => {
 		index.add([
 			{ id: 'q', role: 'user', authorId: 'u1', text: 'what was the name of the harbour town?', ts: 1 },
 			{ id: 'a', role: 'persona', text: 'It was Porto, I think.', ts: 2 },
-			...Array.from({ length: 20 }, (_, at): StoredMessage => ({ id: `x${at}`, role: 'user', authorId: 'u2', text: `unrelated chatter number ${at}`, ts: 10 + at }))
+			...Array.from(
+				{ length: 20 },
+				(_, at): StoredMessage => ({ id: `x${at}`, role: 'user', authorId: 'u2', text: `unrelated chatter number ${at}`, ts: 10 + at })
+			)
 		]);
 		const hits = index.search('harbour town');
 		expect(hits[0]!.message.id).toBe('q');
@@ -63,7 +66,17 @@ describe('GIVEN a scope index', () => {
 
 	it('THEN terms most messages share are left out, unless the query has nothing else', () => {
 		const index = new ScopeIndex();
-		index.add(Array.from({ length: 200 }, (_, at): StoredMessage => ({ id: `m${at}`, role: 'user', text: at === 150 ? 'weather talk about the eclipse' : `weather talk ${at}`, ts: at })));
+		index.add(
+			Array.from(
+				{ length: 200 },
+				(_, at): StoredMessage => ({
+					id: `m${at}`,
+					role: 'user',
+					text: at === 150 ? 'weather talk about the eclipse' : `weather talk ${at}`,
+					ts: at
+				})
+			)
+		);
 		expect(index.search('weather eclipse').map((hit) => hit.message.id)[0]).toBe('m150');
 		// "weather" alone is in every message: the rarest known terms still search.
 		expect(index.search('weather').length).toBeGreaterThan(0);
@@ -82,7 +95,8 @@ describe('GIVEN a scope index', () => {
 
 describe('GIVEN the two ways an index keeps its terms', () => {
 	const queries = ['tomato violin', 'rocket harbor meadow', 'coffee', 'pasta jacket puzzle pepper', 'Member3 garden', 'Sol lantern'];
-	const ranking = (index: ScopeIndex, query: string, since?: number) => index.search(query, 40, since).map((hit) => `${hit.message.id} ${hit.score}`);
+	const ranking = (index: ScopeIndex, query: string, since?: number) =>
+		index.search(query, 40, since).map((hit) => `${hit.message.id} ${hit.score}`);
 
 	it('THEN an index scanning the terms of every message ranks exactly as one keeping postings by term, before and after a removal', () => {
 		const messages = conversation(700, 11);

@@ -25,10 +25,18 @@ describe.each(backends)('/session operations on $name', (backend) => {
 
 	/** Maya in #general (with Theo in the history), in another channel, and in a DM. */
 	async function converse() {
-		await engine.recordTurn(turn({ history: [said(THEO, 'theo likes lighthouses', clock.current - 1000), said(MAYA, 'maya likes harbours', clock.current)], reply: 'Sol likes both', timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({
+				history: [said(THEO, 'theo likes lighthouses', clock.current - 1000), said(MAYA, 'maya likes harbours', clock.current)],
+				reply: 'Sol likes both',
+				timestamp: clock.current
+			})
+		);
 		clock.advance(MINUTE);
 		await engine.recordTurn(turn({ channelId: OTHER_CHANNEL, text: 'maya in the other channel', reply: 'Sol agrees', timestamp: clock.current }));
-		await engine.recordTurn(turn({ serverId: null, channelId: dm, text: 'maya in private', reply: 'Sol whispers back', timestamp: clock.current }));
+		await engine.recordTurn(
+			turn({ serverId: null, channelId: dm, text: 'maya in private', reply: 'Sol whispers back', timestamp: clock.current })
+		);
 	}
 
 	describe('status', () => {
@@ -50,7 +58,13 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			await engine.updateProfile(MAYA.id, { tags: ['sailing'] });
 			await engine.saveTopic(MAYA.id, 'Boats', 'a small yawl');
 			await engine.setUserSettings(MAYA.id, { crossServerOptIn: true });
-			expect(await engine.status(MAYA.id)).toMatchObject({ crossServerOptIn: true, shortTermEntries: 3, archivedMessages: 3, hasProfile: true, topics: 1 });
+			expect(await engine.status(MAYA.id)).toMatchObject({
+				crossServerOptIn: true,
+				shortTermEntries: 3,
+				archivedMessages: 3,
+				hasProfile: true,
+				topics: 1
+			});
 			// Theo's words count for Theo, wherever they were captured.
 			expect(await engine.status(THEO.id)).toMatchObject({ shortTermEntries: 0, archivedMessages: 1 });
 		});
@@ -63,20 +77,30 @@ describe.each(backends)('/session operations on $name', (backend) => {
 				hasSummary: false,
 				expiresInMs: 12 * HOUR - HOUR - MINUTE
 			});
-			expect((await engine.status(MAYA.id, { serverId: null, channelId: dm, personaId: 'sol' })).current).toEqual({ messages: 2, hasSummary: false, expiresInMs: 11 * HOUR });
+			expect((await engine.status(MAYA.id, { serverId: null, channelId: dm, personaId: 'sol' })).current).toEqual({
+				messages: 2,
+				hasSummary: false,
+				expiresInMs: 11 * HOUR
+			});
 		});
 
 		it('GIVEN a channel with nothing live THEN current is absent', async () => {
 			await converse();
 			expect((await engine.status(MAYA.id, { serverId: GUILD, channelId: snowflake() })).current).toBeUndefined();
 			clock.hours(13);
-			expect(await engine.status(MAYA.id, { serverId: GUILD, channelId: CHANNEL, personaId: 'sol' })).toMatchObject({ shortTermEntries: 0, archivedMessages: 3 });
+			expect(await engine.status(MAYA.id, { serverId: GUILD, channelId: CHANNEL, personaId: 'sol' })).toMatchObject({
+				shortTermEntries: 0,
+				archivedMessages: 3
+			});
 			expect((await engine.status(MAYA.id, { serverId: GUILD, channelId: CHANNEL, personaId: 'sol' })).current).toBeUndefined();
 		});
 
 		it('GIVEN bad input THEN it rejects with INVALID_INPUT', async () => {
 			await expect(engine.status('not an id!')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-			await expect(engine.status(MAYA.id, { serverId: GUILD, channelId: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('channelId') });
+			await expect(engine.status(MAYA.id, { serverId: GUILD, channelId: '' })).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('channelId')
+			});
 		});
 	});
 
@@ -84,7 +108,9 @@ describe.each(backends)('/session operations on $name', (backend) => {
 		it('GIVEN captured turns THEN each member has the live scopes that archived their words, with counts', async () => {
 			await converse();
 			const maya = (await store.get<AuthorListings>(Keys.authorIndex(MAYA.id)))!;
-			expect(Object.keys(maya).sort()).toEqual([Keys.serverScope(GUILD, CHANNEL, 'sol'), Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol'), Keys.userScope(MAYA.id, dm, 'sol')].sort());
+			expect(Object.keys(maya).sort()).toEqual(
+				[Keys.serverScope(GUILD, CHANNEL, 'sol'), Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol'), Keys.userScope(MAYA.id, dm, 'sol')].sort()
+			);
 			expect(maya[Keys.serverScope(GUILD, CHANNEL, 'sol')]).toEqual({ count: 1, lastTs: clock.current - MINUTE });
 			expect(Object.keys((await store.get<AuthorListings>(Keys.authorIndex(THEO.id)))!)).toEqual([Keys.serverScope(GUILD, CHANNEL, 'sol')]);
 			// Personas are not members: their replies are not indexed.
@@ -127,7 +153,12 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			const general = Keys.serverScope(GUILD, CHANNEL, 'sol');
 			await store.set(general, { ...(await entry(general))!, summary: 'Talk of lighthouses.' });
 			expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 3, messagesRemoved: 2 });
-			for (const key of [Keys.userScope(MAYA.id, CHANNEL, 'sol'), Keys.userScope(MAYA.id, OTHER_CHANNEL, 'sol'), Keys.userScope(MAYA.id, dm, 'sol')]) expect(await entry(key), key).toBeUndefined();
+			for (const key of [
+				Keys.userScope(MAYA.id, CHANNEL, 'sol'),
+				Keys.userScope(MAYA.id, OTHER_CHANNEL, 'sol'),
+				Keys.userScope(MAYA.id, dm, 'sol')
+			])
+				expect(await entry(key), key).toBeUndefined();
 			expect(texts(await entry(general))).toEqual(['theo likes lighthouses', 'Sol likes both']);
 			expect((await entry(general))!.summary).toBe('Talk of lighthouses.');
 			expect(texts(await entry(Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol')))).toEqual(['Sol agrees']);
@@ -166,8 +197,15 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' } });
 			await engine.saveTopic(MAYA.id, 'Harbours', 'she sails from Brest');
 			const exported = await engine.exportUser(MAYA.id);
-			expect(exported).toMatchObject({ schemaVersion: 1, exportedAt: new Date(clock.current).toISOString(), userId: MAYA.id, settings: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false } });
-			const conversations = Object.fromEntries(exported.shortTerm.map((item) => [item.channelId, item.messages.map((message) => message.text)]));
+			expect(exported).toMatchObject({
+				schemaVersion: 1,
+				exportedAt: new Date(clock.current).toISOString(),
+				userId: MAYA.id,
+				settings: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false }
+			});
+			const conversations = Object.fromEntries(
+				exported.shortTerm.map((item) => [item.channelId, item.messages.map((message) => message.text)])
+			);
 			expect(conversations).toEqual({
 				[CHANNEL]: ['maya likes harbours', 'Sol likes both'],
 				[OTHER_CHANNEL]: ['maya in the other channel', 'Sol agrees'],

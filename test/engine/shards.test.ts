@@ -77,7 +77,11 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 			await a.call('setUserSettings', MAYA.id, { crossServerOptIn: true });
 			const contexts: Promise<{ who: string; where: string; context: MemoryContext }>[] = [];
 			const read = (shard: ShardProcess, who: Who, serverId: string | null, channelId: string, where: string) =>
-				contexts.push(shard.call('buildContext', ask({ userId: who.id, serverId, channelId, query: 'what did we say' })).then((context) => ({ who: who.name, where, context })));
+				contexts.push(
+					shard
+						.call('buildContext', ask({ userId: who.id, serverId, channelId, query: 'what did we say' }))
+						.then((context) => ({ who: who.name, where, context }))
+				);
 			const records: Promise<unknown>[] = [];
 			const started = performance.now();
 			for (let round = 0; round < ROUNDS; round++) {
@@ -99,17 +103,26 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 			await Promise.all(records);
 			const during = await Promise.all(contexts);
 			const elapsed = performance.now() - started;
-			console.info(`[shards ${backend.name}] ${records.length} turns and ${contexts.length} contexts over two processes in ${elapsed.toFixed(0)} ms`);
+			console.info(
+				`[shards ${backend.name}] ${records.length} turns and ${contexts.length} contexts over two processes in ${elapsed.toFixed(0)} ms`
+			);
 
 			// While both wrote: nobody saw another guild's or a DM's words, but Maya, and Maya only her own.
 			for (const { who, where, context } of during) {
 				const elsewhere = ['G1', 'G2', 'G3', 'DM'].filter((place) => place !== where).flatMap((place) => markers(context, `@${place}#`));
-				if (who === 'Maya') expect(elsewhere.filter((marker) => !marker.startsWith('maya@')), `${who} in ${where}`).toEqual([]);
+				if (who === 'Maya')
+					expect(
+						elsewhere.filter((marker) => !marker.startsWith('maya@')),
+						`${who} in ${where}`
+					).toEqual([]);
 				else expect(elsewhere, `${who} in ${where}`).toEqual([]);
 			}
 
 			// What each said last, through the shard that owns the place.
-			await Promise.all([a.call('recordTurn', turnOf(MAYA, G1, C11, 'maya@G1#final')), b.call('recordTurn', turnOf(MAYA, G3, C31, 'maya@G3#final'))]);
+			await Promise.all([
+				a.call('recordTurn', turnOf(MAYA, G1, C11, 'maya@G1#final')),
+				b.call('recordTurn', turnOf(MAYA, G3, C31, 'maya@G3#final'))
+			]);
 			const [mayaInG3, theoInG3, novaInG3, mayaInG1, theoInG1] = await Promise.all([
 				b.call('buildContext', ask({ userId: MAYA.id, serverId: G3, channelId: C31 })),
 				b.call('buildContext', ask({ userId: THEO.id, serverId: G3, channelId: C31 })),
@@ -123,7 +136,8 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 			expect(markers(mayaInG3, '@G1#').filter((marker) => !marker.startsWith('maya@'))).toEqual([]);
 			expect(mayaInG1.text).toContain('maya@G3#final');
 			expect(markers(mayaInG1, '@G3#').filter((marker) => !marker.startsWith('maya@'))).toEqual([]);
-			for (const context of [theoInG3, novaInG3]) expect([...markers(context, '@G1#'), ...markers(context, '@G2#'), ...markers(context, '@DM#')]).toEqual([]);
+			for (const context of [theoInG3, novaInG3])
+				expect([...markers(context, '@G1#'), ...markers(context, '@G2#'), ...markers(context, '@DM#')]).toEqual([]);
 			expect([...markers(theoInG1, '@G3#'), ...markers(theoInG1, '@G2#'), ...markers(theoInG1, '@DM#')]).toEqual([]);
 
 			// Both processes wrote Maya's and Theo's user and author indexes: either process counts everything.
@@ -137,7 +151,10 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 					const [status, exported] = await Promise.all([shard.call('status', userId), shard.call('exportUser', userId)]);
 					expect(status.shortTermEntries, `${userId}'s entries through ${shard.name}`).toBe(entries);
 					expect(exported.shortTerm, `${userId}'s exported entries through ${shard.name}`).toHaveLength(entries);
-					expect(exported.archive.filter((message) => message.role === 'user'), `${userId}'s exported archive through ${shard.name}`).toHaveLength(archived);
+					expect(
+						exported.archive.filter((message) => message.role === 'user'),
+						`${userId}'s exported archive through ${shard.name}`
+					).toHaveLength(archived);
 				}
 			}
 			// Archived counts are held in memory by the shard that counted them, and written every ten minutes.
@@ -145,7 +162,8 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 			// Both flushes write Maya's author index at once: the one written over is read back and put back within 100 ms.
 			await new Promise((resolve) => setTimeout(resolve, 300));
 			for (const shard of [a, b]) {
-				for (const [userId, { archived }] of Object.entries(expected)) expect((await shard.call('status', userId)).archivedMessages, `${userId}'s archived count through ${shard.name}`).toBe(archived);
+				for (const [userId, { archived }] of Object.entries(expected))
+					expect((await shard.call('status', userId)).archivedMessages, `${userId}'s archived count through ${shard.name}`).toBe(archived);
 			}
 			const [mayaIndex, mayaAuthored] = await raw.getMany<unknown>([Keys.userIndex(MAYA.id), Keys.authorIndex(MAYA.id)]);
 			expect(Object.keys(mayaIndex as Listings)).toHaveLength(6);
@@ -153,15 +171,27 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 
 			// The registries list every id either process wrote (their reads back are done by now).
 			const registry = new Registry(raw);
-			const [servers, users, authors, archives] = await Promise.all([registry.list('servers'), registry.list('users'), registry.list('authors'), registry.list('archives')]);
+			const [servers, users, authors, archives] = await Promise.all([
+				registry.list('servers'),
+				registry.list('users'),
+				registry.list('authors'),
+				registry.list('archives')
+			]);
 			expect(servers.sort()).toEqual([G1, G2, G3].sort());
 			expect(users.sort()).toEqual([MAYA.id, THEO.id, NOVA.id].sort());
 			expect(authors.sort()).toEqual([MAYA.id, THEO.id, NOVA.id].sort());
 			expect(archives.sort()).toEqual(
-				[...[C11, C12].map((channel) => Keys.serverScope(G1, channel, 'sol')), Keys.serverScope(G2, C21, 'sol'), ...[C31, C32].map((channel) => Keys.serverScope(G3, channel, 'sol')), Keys.userScope(MAYA.id, MAYA_DM, 'sol')].sort()
+				[
+					...[C11, C12].map((channel) => Keys.serverScope(G1, channel, 'sol')),
+					Keys.serverScope(G2, C21, 'sol'),
+					...[C31, C32].map((channel) => Keys.serverScope(G3, channel, 'sol')),
+					Keys.userScope(MAYA.id, MAYA_DM, 'sol')
+				].sort()
 			);
 			const repaired = (await Promise.all([a.call('stats'), b.call('stats')])).map((stats) => stats.sharedWritesRepaired);
-			console.info(`[shards ${backend.name}] shared index writes written over by the other process and put back: ${repaired.join(' (A), ')} (B)`);
+			console.info(
+				`[shards ${backend.name}] shared index writes written over by the other process and put back: ${repaired.join(' (A), ')} (B)`
+			);
 		},
 		40_000
 	);

@@ -46,7 +46,15 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		const opened = await openEngine(backend, {
 			now: clock.now,
 			logger,
-			config: { maxMessagesPerChannel: 2, llmBaseUrl: endpoint.baseUrl, llmApiKey: 'sk-test', llmMinNewDigestLines: 4, llmPriceInputPerMTok: 0.15, llmPriceOutputPerMTok: 0.6, ...config }
+			config: {
+				maxMessagesPerChannel: 2,
+				llmBaseUrl: endpoint.baseUrl,
+				llmApiKey: 'sk-test',
+				llmMinNewDigestLines: 4,
+				llmPriceInputPerMTok: 0.15,
+				llmPriceOutputPerMTok: 0.6,
+				...config
+			}
 		});
 		engine = opened.engine;
 		dispose = opened.dispose;
@@ -71,7 +79,13 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 	async function talk(count: number, channelId = CHANNEL) {
 		for (let index = 0; index < count; index++) {
 			turns++;
-			await engine.recordTurn(turn({ channelId, text: `Order ${turns}: ship ${turns * 10} boxes to Porto on June ${turns}.`, reply: `Booked ${turns * 10} boxes for June ${turns}.` }));
+			await engine.recordTurn(
+				turn({
+					channelId,
+					text: `Order ${turns}: ship ${turns * 10} boxes to Porto on June ${turns}.`,
+					reply: `Booked ${turns * 10} boxes for June ${turns}.`
+				})
+			);
 			clock.advance(60_000);
 		}
 		await engine.summarizerIdle();
@@ -110,12 +124,21 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 			expect(block.text).toContain('Fact 4 of the talk.');
 			expect(block.text).not.toContain('Order 1');
 			expect(block.sourceIds).toEqual(expect.arrayContaining(request!.ids));
-			expect(engine.stats().summarizer).toMatchObject({ enabled: true, calls: 1, successes: 1, inputTokens: 1000, outputTokens: 200, costUsd: (1000 * 0.15 + 200 * 0.6) / 1_000_000 });
+			expect(engine.stats().summarizer).toMatchObject({
+				enabled: true,
+				calls: 1,
+				successes: 1,
+				inputTokens: 1000,
+				outputTokens: 200,
+				costUsd: (1000 * 0.15 + 200 * 0.6) / 1_000_000
+			});
 		});
 
 		it('THEN recordTurn returns before the endpoint is asked', async () => {
 			for (let index = 0; index < 3; index++) {
-				await engine.recordTurn(turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` }));
+				await engine.recordTurn(
+					turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` })
+				);
 				endpoint.events.push('recordTurn returned');
 				clock.advance(60_000);
 			}
@@ -136,7 +159,10 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		});
 
 		it('WHEN the persona wrote its own summary THEN no call is made: the tool summary wins', async () => {
-			await engine.updateShortTermMemory({ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' }, 'Maya ships boxes to Porto.');
+			await engine.updateShortTermMemory(
+				{ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' },
+				'Maya ships boxes to Porto.'
+			);
 			await talk(4);
 			expect(endpoint.requests).toHaveLength(0);
 		});
@@ -145,10 +171,25 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 	describe('GIVEN the endpoint answers badly', () => {
 		beforeEach(() => open({ llmTimeoutMs: 300 }));
 
-		const without = (drop: number): Script => (request) => ({ content: request.ids.slice(drop).map((id) => `A fact. [ids: ${id}]`).join('\n') });
+		const without =
+			(drop: number): Script =>
+			(request) => ({
+				content: request.ids
+					.slice(drop)
+					.map((id) => `A fact. [ids: ${id}]`)
+					.join('\n')
+			});
 		it.each<[string, Script, string]>([
-			['a line without citation', (request) => ({ content: `Maya ships boxes. [ids: ${request.ids.join(', ')}]\nTheo said nothing.` }), 'rejections.missing-citation'],
-			['an id it was not given', (request) => ({ content: `Maya ships boxes. [ids: ${request.ids.join(', ')}, 123456789]` }), 'rejections.unknown-id'],
+			[
+				'a line without citation',
+				(request) => ({ content: `Maya ships boxes. [ids: ${request.ids.join(', ')}]\nTheo said nothing.` }),
+				'rejections.missing-citation'
+			],
+			[
+				'an id it was not given',
+				(request) => ({ content: `Maya ships boxes. [ids: ${request.ids.join(', ')}, 123456789]` }),
+				'rejections.unknown-id'
+			],
 			['a source no line cites', without(1), 'rejections.uncovered-source'],
 			['malformed JSON', () => ({ body: '{"choices": [' }), 'errors.bad-response'],
 			['a 500', () => ({ status: 500, body: '{"error":"boom"}' }), 'errors.http'],
@@ -227,28 +268,37 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 			expect((await liveEntry())!.backgroundSummary).toBeDefined();
 		});
 
-		it.each(['edited', 'deleted'] as const)('WHEN a cited message is %s THEN the summary goes stale, the digest serves again, and it is rebuilt', async (kind) => {
-			const cited = (await liveEntry())!.backgroundSummary!.sourceIds[0]!;
-			endpoint.script(() => ({ status: 503, body: 'down' }), citeAll);
-			expect(await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [cited], kind })).toEqual({ summariesMarkedStale: 1 });
-			await engine.summarizerIdle();
-			expect((await liveEntry())!.backgroundSummary?.stale).toBe(true);
-			const block = (await summaryBlock())!;
-			expect(block.text).not.toContain('Fact 1 of the talk.');
-			expect(block.text).toContain('Order 1: ship 10 boxes');
-			expect(engine.stats().summarizer).toMatchObject({ markedStale: 1, calls: 2 });
-			// A stale summary is rebuilt on the next turn, without waiting for more lines.
-			await talk(1);
-			expect((await liveEntry())!.backgroundSummary?.stale).toBe(false);
-		});
+		it.each(['edited', 'deleted'] as const)(
+			'WHEN a cited message is %s THEN the summary goes stale, the digest serves again, and it is rebuilt',
+			async (kind) => {
+				const cited = (await liveEntry())!.backgroundSummary!.sourceIds[0]!;
+				endpoint.script(() => ({ status: 503, body: 'down' }), citeAll);
+				expect(await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [cited], kind })).toEqual({
+					summariesMarkedStale: 1
+				});
+				await engine.summarizerIdle();
+				expect((await liveEntry())!.backgroundSummary?.stale).toBe(true);
+				const block = (await summaryBlock())!;
+				expect(block.text).not.toContain('Fact 1 of the talk.');
+				expect(block.text).toContain('Order 1: ship 10 boxes');
+				expect(engine.stats().summarizer).toMatchObject({ markedStale: 1, calls: 2 });
+				// A stale summary is rebuilt on the next turn, without waiting for more lines.
+				await talk(1);
+				expect((await liveEntry())!.backgroundSummary?.stale).toBe(false);
+			}
+		);
 
 		it('WHEN an uncited message changes THEN nothing goes stale', async () => {
-			expect(await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: ['999999999999999999'], kind: 'deleted' })).toEqual({ summariesMarkedStale: 0 });
+			expect(
+				await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: ['999999999999999999'], kind: 'deleted' })
+			).toEqual({ summariesMarkedStale: 0 });
 			expect((await liveEntry())!.backgroundSummary?.stale).toBe(false);
 		});
 
 		it('WHEN a DM change names no member THEN it is refused as invalid input', async () => {
-			await expect(engine.messagesChanged({ serverId: null, channelId: CHANNEL, messageIds: ['1'], kind: 'deleted' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+			await expect(engine.messagesChanged({ serverId: null, channelId: CHANNEL, messageIds: ['1'], kind: 'deleted' })).rejects.toMatchObject({
+				code: 'INVALID_INPUT'
+			});
 		});
 
 		it('WHEN a member whose words it cites clears their memory THEN the summary goes', async () => {
@@ -272,7 +322,10 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		it('WHEN a cited message is deleted during it THEN its answer is thrown away and the scope is summarized again', async () => {
 			await open();
 			endpoint.script((request) => ({ ...citeAll(request), delayMs: 300 }), citeAll);
-			for (let index = 0; index < 3; index++) await engine.recordTurn(turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` }));
+			for (let index = 0; index < 3; index++)
+				await engine.recordTurn(
+					turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` })
+				);
 			while (endpoint.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 			await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [endpoint.requests[0]!.ids[0]!], kind: 'deleted' });
 			await engine.summarizerIdle();
@@ -282,7 +335,10 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		it('WHEN a member it draws on erases everything during it THEN its answer is thrown away', async () => {
 			await open();
 			endpoint.script((request) => ({ ...citeAll(request), delayMs: 300 }));
-			for (let index = 0; index < 3; index++) await engine.recordTurn(turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` }));
+			for (let index = 0; index < 3; index++)
+				await engine.recordTurn(
+					turn({ text: `Order ${index}: ship ${index + 5} boxes on June ${index + 1}.`, reply: `Booked for June ${index + 1}.` })
+				);
 			while (endpoint.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 			await engine.clearAll(MAYA.id);
 			await engine.summarizerIdle();

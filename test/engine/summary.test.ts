@@ -47,16 +47,27 @@ describe.each(backends)('summaries on $name', (backend) => {
 				expect(entry.lastUpdated).toBe(clock.current);
 			}
 			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.length).toBe(10);
-			expect((await engine.buildContext(ask())).blocks[0]).toMatchObject({ tier: 'summary', text: expect.stringContaining('Maya likes beagles.') });
+			expect((await engine.buildContext(ask())).blocks[0]).toMatchObject({
+				tier: 'summary',
+				text: expect.stringContaining('Maya likes beagles.')
+			});
 		});
 	});
 
 	describe('GIVEN bad tool calls', () => {
 		it('THEN non-strings, empty summaries, a second call in the same turn and FULL users are refused with a readable error', async () => {
-			await expect(engine.updateShortTermMemory(target, 42)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('string') });
-			await expect(engine.updateShortTermMemory(target, '  {user}  ')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('non-empty') });
+			await expect(engine.updateShortTermMemory(target, 42)).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('string')
+			});
+			await expect(engine.updateShortTermMemory(target, '  {user}  ')).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('non-empty')
+			});
 			await engine.updateShortTermMemory({ ...target, turnId: '77' }, 'first');
-			await expect(engine.updateShortTermMemory({ ...target, turnId: '77' }, 'second')).rejects.toMatchObject({ message: expect.stringContaining('already updated in this turn') });
+			await expect(engine.updateShortTermMemory({ ...target, turnId: '77' }, 'second')).rejects.toMatchObject({
+				message: expect.stringContaining('already updated in this turn')
+			});
 			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.FULL });
 			await expect(engine.updateShortTermMemory(target, 'anything')).rejects.toMatchObject({ message: expect.stringContaining('disabled') });
 		});
@@ -75,8 +86,13 @@ describe.each(backends)('summaries on $name', (backend) => {
 
 		it('THEN every category is required, the map replaces the old one, and the summary tier shows it', async () => {
 			await engine.recordTurn(turn());
-			await expect(engine.updateShortTermMemory(target, 'free text')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('plans, people') });
-			await expect(engine.updateShortTermMemory(target, { plans: 'x', people: 7 })).rejects.toMatchObject({ message: expect.stringContaining('people') });
+			await expect(engine.updateShortTermMemory(target, 'free text')).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('plans, people')
+			});
+			await expect(engine.updateShortTermMemory(target, { plans: 'x', people: 7 })).rejects.toMatchObject({
+				message: expect.stringContaining('people')
+			});
 			await engine.updateShortTermMemory(target, { plans: 'trip to Porto', people: 'Maya, Theo' });
 			await engine.updateShortTermMemory(target, { plans: 'trip moved to June', people: '{user} and Theo' });
 			const entry = (await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!;
@@ -86,7 +102,10 @@ describe.each(backends)('summaries on $name', (backend) => {
 		});
 
 		it('THEN more than five or malformed category names are refused', async () => {
-			await expect(engine.setServerSettings(GUILD, { summaryCategories: ['a', 'b', 'c', 'd', 'e', 'f'] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('at most 5') });
+			await expect(engine.setServerSettings(GUILD, { summaryCategories: ['a', 'b', 'c', 'd', 'e', 'f'] })).rejects.toMatchObject({
+				code: 'INVALID_INPUT',
+				message: expect.stringContaining('at most 5')
+			});
 			await expect(engine.setServerSettings(GUILD, { summaryCategories: ['Bad Name'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 		});
 
@@ -101,8 +120,15 @@ describe.each(backends)('summaries on $name', (backend) => {
 			await engine.remember(MAYA.id, { kind: 'preference', name: 'tea', text: 'green, no sugar' });
 			await engine.remember(MAYA.id, { kind: 'note', text: 'has a beagle named Biscuit' });
 			await engine.remember(MAYA.id, { kind: 'tag', text: 'runner' });
-			expect(await engine.remember(MAYA.id, { kind: 'topic', name: 'Porto trip', text: 'June 4 to 9' })).toEqual({ kind: 'topic', saved: 'porto-trip' });
-			expect(await engine.getProfile(MAYA.id)).toMatchObject({ preferences: { tea: 'green, no sugar' }, notes: ['has a beagle named Biscuit'], tags: ['runner'] });
+			expect(await engine.remember(MAYA.id, { kind: 'topic', name: 'Porto trip', text: 'June 4 to 9' })).toEqual({
+				kind: 'topic',
+				saved: 'porto-trip'
+			});
+			expect(await engine.getProfile(MAYA.id)).toMatchObject({
+				preferences: { tea: 'green, no sugar' },
+				notes: ['has a beagle named Biscuit'],
+				tags: ['runner']
+			});
 			await expect(engine.remember(MAYA.id, { kind: 'topic', text: 'no title' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 			await expect(engine.remember(MAYA.id, { kind: 'opinion', text: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.PARTIAL });

@@ -93,7 +93,10 @@ for (const backend of backends) {
 			await t.engine.recordTurn(turn({ history: [said(MAYA, 'hi all'), said(THEO, 'hello Maya'), said(NOVA, 'hey')] }));
 			await t.engine.recordTurn(turn({ who: THEO, channelId: OTHER_CHANNEL, personaId: 'luna' }));
 			await t.engine.recordTurn(turn({ who: NOVA, serverId: null, channelId: DM_CHANNEL }));
-			await t.engine.updateShortTermMemory({ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' }, 'Maya greeted everyone.');
+			await t.engine.updateShortTermMemory(
+				{ userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' },
+				'Maya greeted everyone.'
+			);
 			await t.engine.clearAll(THEO.id);
 			await t.engine.wipeChannel(GUILD, OTHER_CHANNEL);
 			expect(swept(await rawRows(t)).length).toBeGreaterThan(0);
@@ -142,14 +145,21 @@ for (const backend of backends) {
 				const word = old[index % old.length]!;
 				clock.advance(60_000);
 				await t.engine.recordTurn(turn({ text: `${word} story ${index}`, timestamp: clock.current }));
-				await t.engine.recordTurn(turn({ serverId: null, channelId: DM_CHANNEL, text: `${word} in private ${index}`, timestamp: clock.current }));
-				if (index < 3) await t.engine.recordTurn(turn({ who: THEO, channelId: OTHER_CHANNEL, text: `${word} in the other channel`, timestamp: clock.current }));
+				await t.engine.recordTurn(
+					turn({ serverId: null, channelId: DM_CHANNEL, text: `${word} in private ${index}`, timestamp: clock.current })
+				);
+				if (index < 3)
+					await t.engine.recordTurn(
+						turn({ who: THEO, channelId: OTHER_CHANNEL, text: `${word} in the other channel`, timestamp: clock.current })
+					);
 			}
 			clock.advance(31 * DAY);
 			for (let index = 0; index < 12; index++) {
 				clock.advance(10 * 60_000);
 				await t.engine.recordTurn(turn({ text: `the lighthouse keeper number ${index} waves`, timestamp: clock.current }));
-				await t.engine.recordTurn(turn({ serverId: null, channelId: DM_CHANNEL, text: `my lighthouse postcard number ${index}`, timestamp: clock.current }));
+				await t.engine.recordTurn(
+					turn({ serverId: null, channelId: DM_CHANNEL, text: `my lighthouse postcard number ${index}`, timestamp: clock.current })
+				);
 			}
 			await t.engine.recordTurn(turn({ who: THEO, channelId: OTHER_CHANNEL, text: 'a lighthouse of our own', timestamp: clock.current }));
 			const requests: ContextRequest[] = [
@@ -237,7 +247,10 @@ describe('GIVEN MEMORY_SWEEP_INTERVAL_MINUTES', () => {
 		let failing = false;
 		const store = new Proxy(map, {
 			get(target, property, receiver) {
-				if (failing && (property === 'get' || property === 'set')) return () => { throw new Error('disk on fire'); };
+				if (failing && (property === 'get' || property === 'set'))
+					return () => {
+						throw new Error('disk on fire');
+					};
 				const value = Reflect.get(target, property, receiver) as unknown;
 				return typeof value === 'function' ? value.bind(target) : value;
 			}
@@ -302,7 +315,14 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 							serverId: GUILD,
 							channelId,
 							history: [said(who, `day ${day} turn ${n}: ${who.name} talks about plans number ${(day * 7 + n) % 23}`)],
-							responses: [{ text: `Noted, ${who.name}, plan ${n} sounds good.`, personaId: index === 0 && n % 3 === 0 ? 'luna' : 'sol', personaName: 'Sol', messageId: snowflake() }]
+							responses: [
+								{
+									text: `Noted, ${who.name}, plan ${n} sounds good.`,
+									personaId: index === 0 && n % 3 === 0 ? 'luna' : 'sol',
+									personaName: 'Sol',
+									messageId: snowflake()
+								}
+							]
 						});
 					}
 				}
@@ -321,8 +341,20 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 					clock.advance(step);
 					const key = `${recorded.serverId}:${recorded.channelId}`;
 					// The bot hands over the channel's last messages as history, as a real one does.
-					const history = [...(lastMessages.get(key) ?? []), ...recorded.history.map((message) => ({ ...message, timestamp: clock.current }))];
-					lastMessages.set(key, [...history.slice(-1), { role: 'persona' as const, authorId: 'sol', text: recorded.responses[0]!.text, messageId: recorded.responses[0]!.messageId, timestamp: clock.current + 1 }]);
+					const history = [
+						...(lastMessages.get(key) ?? []),
+						...recorded.history.map((message) => ({ ...message, timestamp: clock.current }))
+					];
+					lastMessages.set(key, [
+						...history.slice(-1),
+						{
+							role: 'persona' as const,
+							authorId: 'sol',
+							text: recorded.responses[0]!.text,
+							messageId: recorded.responses[0]!.messageId,
+							timestamp: clock.current + 1
+						}
+					]);
 					await handle.engine.recordTurn({ ...recorded, history, timestamp: clock.current });
 				}
 				clock.advance(step);
@@ -330,17 +362,26 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 				await db.all('PRAGMA wal_checkpoint(TRUNCATE)');
 				const [{ rows }] = (await db.all('SELECT count(*) AS rows FROM keyv')) as [{ rows: number }];
 				const [{ freelist_count: freePages }] = (await db.all('PRAGMA freelist_count')) as [{ freelist_count: number }];
-				const deleted = result.entriesDeleted + result.chunksDeleted + result.markersDeleted + result.authorListingsDeleted + result.directoriesDeleted;
+				const deleted =
+					result.entriesDeleted + result.chunksDeleted + result.markersDeleted + result.authorListingsDeleted + result.directoriesDeleted;
 				figures.push({ day, bytes: statSync(path).size, rows, freePages, deleted, sweepMs: result.durationMs });
 				if (day === RETENTION + 7 || day === DAYS) {
 					const keys = (await db.all('SELECT key FROM keyv')) as unknown as { key: string }[];
 					const kinds = new Map<string, number>();
 					for (const { key } of keys) {
 						const parts = key.replace(/^memory:/, '').split(':');
-						const kind = parts[0] === 'archive' ? `archive ${parts.find((part) => ['seen', 'chunk', 'head', 'tombstones'].includes(part))}` : parts.slice(0, 2).join(':');
+						const kind =
+							parts[0] === 'archive'
+								? `archive ${parts.find((part) => ['seen', 'chunk', 'head', 'tombstones'].includes(part))}`
+								: parts.slice(0, 2).join(':');
 						kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
 					}
-					console.log(`[sweep] rows by kind on day ${day}: ${[...kinds].sort().map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
+					console.log(
+						`[sweep] rows by kind on day ${day}: ${[...kinds]
+							.sort()
+							.map(([kind, count]) => `${kind} ${count}`)
+							.join(', ')}`
+					);
 				}
 			}
 		} finally {
@@ -348,17 +389,23 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 			await handle.dispose();
 		}
 
-		console.log(`[sweep] ${DAYS} simulated days, ${CHANNELS.length} channels x ${TURNS_PER_CHANNEL} turns + a new member's 2 DM turns a day, retention ${RETENTION} days, swept daily`);
+		console.log(
+			`[sweep] ${DAYS} simulated days, ${CHANNELS.length} channels x ${TURNS_PER_CHANNEL} turns + a new member's 2 DM turns a day, retention ${RETENTION} days, swept daily`
+		);
 		console.log('[sweep] day   file bytes   rows  free pages  deleted  sweep ms');
 		for (const figure of figures) {
 			if (figure.day % 5 !== 0 && figure.day !== RETENTION + 7 && figure.day !== 1) continue;
-			console.log(`[sweep] ${String(figure.day).padStart(3)} ${String(figure.bytes).padStart(12)} ${String(figure.rows).padStart(6)} ${String(figure.freePages).padStart(11)} ${String(figure.deleted).padStart(8)} ${String(figure.sweepMs).padStart(9)}`);
+			console.log(
+				`[sweep] ${String(figure.day).padStart(3)} ${String(figure.bytes).padStart(12)} ${String(figure.rows).padStart(6)} ${String(figure.freePages).padStart(11)} ${String(figure.deleted).padStart(8)} ${String(figure.sweepMs).padStart(9)}`
+			);
 		}
 		const settled = figures[RETENTION + 7 - 1]!;
 		const lastTwoWeeks = figures.slice(-14);
 		const maxBytes = Math.max(...lastTwoWeeks.map((figure) => figure.bytes));
 		const maxRows = Math.max(...lastTwoWeeks.map((figure) => figure.rows));
-		console.log(`[sweep] day ${settled.day}: ${settled.bytes} bytes, ${settled.rows} rows; last two weeks' max: ${maxBytes} bytes, ${maxRows} rows`);
+		console.log(
+			`[sweep] day ${settled.day}: ${settled.bytes} bytes, ${settled.rows} rows; last two weeks' max: ${maxBytes} bytes, ${maxRows} rows`
+		);
 		expect(maxBytes).toBeLessThanOrEqual(settled.bytes * 1.1);
 		expect(maxRows).toBeLessThanOrEqual(settled.rows * 1.1);
 	}, 60_000);

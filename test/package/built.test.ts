@@ -11,14 +11,23 @@ describe('GIVEN the package built with `npm run build`', () => {
 		execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
 	}, 120_000);
 
-	it.each(['bot.cjs', 'bot.mjs'])('WHEN a %s bot imports sapphire-plugin-memory/register THEN the virtual pieces load and a turn is recorded', (bot) => {
-		const store = `sqlite://${join(mkdtempSync(join(tmpdir(), 'memory-built-')), 'memory.sqlite')}`;
-		const output = execFileSync(process.execPath, [join(__dirname, 'bots', bot)], { cwd: root, env: { ...process.env, BOT_STORE_URL: store }, encoding: 'utf8', timeout: 60_000 });
-		const report = JSON.parse(output.trim().split('\n').at(-1)!);
-		expect(report.commands).toContain('pluginsessioncommand');
-		expect(report.listeners).toEqual(expect.arrayContaining(['PluginTurnCompleted', 'PluginMemoryError']));
-		expect(report.handlers).toContain('PluginClearAllButton');
-		expect(report.result).toMatchObject({ written: true, keys: ['shortterm:user:1:2:sol'] });
-		expect(report.context).toContain(`hello from ${bot.endsWith('.cjs') ? 'cjs' : 'esm'}`);
-	}, 60_000);
+	it.each(['bot.cjs', 'bot.mjs'])(
+		'WHEN a %s bot imports sapphire-plugin-memory/register THEN the virtual pieces load and a turn is recorded',
+		(bot) => {
+			const store = `sqlite://${join(mkdtempSync(join(tmpdir(), 'memory-built-')), 'memory.sqlite')}`;
+			const output = execFileSync(process.execPath, [join(__dirname, 'bots', bot)], {
+				cwd: root,
+				env: { ...process.env, BOT_STORE_URL: store },
+				encoding: 'utf8',
+				timeout: 60_000
+			});
+			const report = JSON.parse(output.trim().split('\n').at(-1)!);
+			expect(report.commands).toContain('pluginsessioncommand');
+			expect(report.listeners).toEqual(expect.arrayContaining(['PluginTurnCompleted', 'PluginMemoryError']));
+			expect(report.handlers).toContain('PluginClearAllButton');
+			expect(report.result).toMatchObject({ written: true, keys: ['shortterm:user:1:2:sol'] });
+			expect(report.context).toContain(`hello from ${bot.endsWith('.cjs') ? 'cjs' : 'esm'}`);
+		},
+		60_000
+	);
 });

@@ -23,7 +23,11 @@ export const backends: Backend[] = [
 		skipReason: null,
 		url: () => {
 			const dir = mkdtempSync(join(tmpdir(), 'memory-test-'));
-			return { storeUrl: `sqlite://${join(dir, 'memory.sqlite')}`, namespace: 'memory', cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+			return {
+				storeUrl: `sqlite://${join(dir, 'memory.sqlite')}`,
+				namespace: 'memory',
+				cleanup: () => rmSync(dir, { recursive: true, force: true })
+			};
 		}
 	},
 	{

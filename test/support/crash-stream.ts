@@ -72,8 +72,24 @@ export interface StartedTurn {
 function asHistory(turn: StartedTurn): TurnMessage[] {
 	const parts = crashTurnParts(turn.round, turn.stream, turn.n);
 	return [
-		{ role: 'user', authorId: parts.user.id, authorName: parts.user.name, text: parts.message.text, messageId: parts.message.id, timestamp: turn.at },
-		...parts.replies.map((reply, index): TurnMessage => ({ role: 'persona', authorId: reply.personaId, authorName: reply.personaId, text: reply.text, messageId: reply.id, timestamp: turn.at + 1 + index }))
+		{
+			role: 'user',
+			authorId: parts.user.id,
+			authorName: parts.user.name,
+			text: parts.message.text,
+			messageId: parts.message.id,
+			timestamp: turn.at
+		},
+		...parts.replies.map(
+			(reply, index): TurnMessage => ({
+				role: 'persona',
+				authorId: reply.personaId,
+				authorName: reply.personaId,
+				text: reply.text,
+				messageId: reply.id,
+				timestamp: turn.at + 1 + index
+			})
+		)
 	];
 }
 
@@ -86,8 +102,23 @@ export function crashTurn(round: number, stream: number, n: number, at: number, 
 		serverId: parts.spec.serverId,
 		channelId: parts.spec.channelId,
 		parentChannelId: parts.spec.parentChannelId ?? null,
-		history: [...earlier.flatMap(asHistory), { role: 'user', authorId: parts.user.id, authorName: parts.user.name, text: parts.message.text, messageId: parts.message.id, timestamp: at }],
-		responses: parts.replies.map((reply) => ({ text: reply.text, personaId: reply.personaId, personaName: reply.personaId, messageId: reply.id })),
+		history: [
+			...earlier.flatMap(asHistory),
+			{
+				role: 'user',
+				authorId: parts.user.id,
+				authorName: parts.user.name,
+				text: parts.message.text,
+				messageId: parts.message.id,
+				timestamp: at
+			}
+		],
+		responses: parts.replies.map((reply) => ({
+			text: reply.text,
+			personaId: reply.personaId,
+			personaName: reply.personaId,
+			messageId: reply.id
+		})),
 		timestamp: at
 	};
 }

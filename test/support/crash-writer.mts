@@ -10,7 +10,11 @@ const round = Number(roundArgument);
 const resume = JSON.parse(resumeArgument ?? '[]') as StartedTurn[][];
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const engine = await MemoryEngine.open({ env: {}, config: { storeUrl, sweepIntervalMinutes: 0 }, logger: { warn: () => undefined, error: (...values) => console.error(...values) } });
+const engine = await MemoryEngine.open({
+	env: {},
+	config: { storeUrl, sweepIntervalMinutes: 0 },
+	logger: { warn: () => undefined, error: (...values) => console.error(...values) }
+});
 say('ready');
 
 await Promise.all(

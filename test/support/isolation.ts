@@ -61,7 +61,11 @@ export const GUILDS: readonly Guild[] = [
 		],
 		privateChannelIds: []
 	},
-	{ id: '900000000000000003', channels: [channel('900000000000000003', '903000000000000001'), channel('900000000000000003', '903000000000000002')], privateChannelIds: [] }
+	{
+		id: '900000000000000003',
+		channels: [channel('900000000000000003', '903000000000000001'), channel('900000000000000003', '903000000000000002')],
+		privateChannelIds: []
+	}
 ];
 
 const G1 = GUILDS[0]!;
@@ -85,14 +89,72 @@ export interface Member {
 const all = (guild: Guild, except: string[] = []) => guild.channels.map((place) => place.channelId).filter((id) => !except.includes(id));
 
 export const MEMBERS: readonly Member[] = [
-	{ id: '700000000000000001', name: 'Maya', level: PrivacyLevel.MINIMAL, crossServerOptIn: true, dms: ['980000000000000001', '980000000000000002'], views: [...all(G1), ...all(G2)] },
-	{ id: '700000000000000002', name: 'Theo', level: PrivacyLevel.MINIMAL, crossServerOptIn: false, dms: ['980000000000000003'], views: [...all(G1, STAFF), ...all(G2, [G2.channels[2]!.channelId])] },
-	{ id: '700000000000000003', name: 'Nova', level: PrivacyLevel.PARTIAL, crossServerOptIn: true, dms: ['980000000000000004'], views: [...all(G1, STAFF), ...all(G3)] },
-	{ id: '700000000000000004', name: 'Zed', level: PrivacyLevel.PARTIAL, crossServerOptIn: false, dms: ['980000000000000005'], views: [...all(G2), ...all(G3)] },
-	{ id: '700000000000000005', name: 'Ghost', level: PrivacyLevel.FULL, crossServerOptIn: true, dms: ['980000000000000006'], views: [...all(G1, STAFF), ...all(G2)] },
-	{ id: '700000000000000006', name: 'Lena', level: PrivacyLevel.MINIMAL, switchTo: PrivacyLevel.FULL, crossServerOptIn: true, dms: ['980000000000000007'], views: [...all(G1), ...all(G3)] },
-	{ id: '700000000000000007', name: 'Omar', level: PrivacyLevel.FULL, switchTo: PrivacyLevel.MINIMAL, crossServerOptIn: true, dms: ['980000000000000008'], views: [...all(G2), ...all(G3)] },
-	{ id: '700000000000000008', name: 'Iris', level: PrivacyLevel.MINIMAL, crossServerOptIn: true, dms: ['980000000000000009'], views: [G3.channels[0]!.channelId] }
+	{
+		id: '700000000000000001',
+		name: 'Maya',
+		level: PrivacyLevel.MINIMAL,
+		crossServerOptIn: true,
+		dms: ['980000000000000001', '980000000000000002'],
+		views: [...all(G1), ...all(G2)]
+	},
+	{
+		id: '700000000000000002',
+		name: 'Theo',
+		level: PrivacyLevel.MINIMAL,
+		crossServerOptIn: false,
+		dms: ['980000000000000003'],
+		views: [...all(G1, STAFF), ...all(G2, [G2.channels[2]!.channelId])]
+	},
+	{
+		id: '700000000000000003',
+		name: 'Nova',
+		level: PrivacyLevel.PARTIAL,
+		crossServerOptIn: true,
+		dms: ['980000000000000004'],
+		views: [...all(G1, STAFF), ...all(G3)]
+	},
+	{
+		id: '700000000000000004',
+		name: 'Zed',
+		level: PrivacyLevel.PARTIAL,
+		crossServerOptIn: false,
+		dms: ['980000000000000005'],
+		views: [...all(G2), ...all(G3)]
+	},
+	{
+		id: '700000000000000005',
+		name: 'Ghost',
+		level: PrivacyLevel.FULL,
+		crossServerOptIn: true,
+		dms: ['980000000000000006'],
+		views: [...all(G1, STAFF), ...all(G2)]
+	},
+	{
+		id: '700000000000000006',
+		name: 'Lena',
+		level: PrivacyLevel.MINIMAL,
+		switchTo: PrivacyLevel.FULL,
+		crossServerOptIn: true,
+		dms: ['980000000000000007'],
+		views: [...all(G1), ...all(G3)]
+	},
+	{
+		id: '700000000000000007',
+		name: 'Omar',
+		level: PrivacyLevel.FULL,
+		switchTo: PrivacyLevel.MINIMAL,
+		crossServerOptIn: true,
+		dms: ['980000000000000008'],
+		views: [...all(G2), ...all(G3)]
+	},
+	{
+		id: '700000000000000008',
+		name: 'Iris',
+		level: PrivacyLevel.MINIMAL,
+		crossServerOptIn: true,
+		dms: ['980000000000000009'],
+		views: [G3.channels[0]!.channelId]
+	}
 ];
 
 /** Words every message carries one of, and every query names, so the relevant tier has something to rank. */
@@ -191,7 +253,8 @@ export class IsolationWorld {
 	 * each member who may keep one. Returns the codes the others were refused with, by member id.
 	 */
 	public async setUp(): Promise<Record<string, string>> {
-		for (const guild of GUILDS) if (guild.privateChannelIds.length > 0) await this.engine.setServerSettings(guild.id, { privateChannelIds: guild.privateChannelIds });
+		for (const guild of GUILDS)
+			if (guild.privateChannelIds.length > 0) await this.engine.setServerSettings(guild.id, { privateChannelIds: guild.privateChannelIds });
 		for (const member of MEMBERS) {
 			await this.engine.setUserSettings(member.id, { privacyLevel: member.level, crossServerOptIn: member.crossServerOptIn });
 			this.levels.set(member.id, member.level);
@@ -299,7 +362,10 @@ export class IsolationWorld {
 		const scope = this.scopes.get(liveKey(request));
 		if (!scope) return [];
 		const window = [...scope.messages].sort(([idA, a], [idB, b]) => a.ts - b.ts || (idA < idB ? -1 : 1)).slice(-this.window);
-		return window.map(([, { marker }]) => this.markers.get(marker)!).filter((meta) => meta.role === 'user' && meta.authorId === request.userId && !meta.hidden).map((meta) => meta.marker);
+		return window
+			.map(([, { marker }]) => this.markers.get(marker)!)
+			.filter((meta) => meta.role === 'user' && meta.authorId === request.userId && !meta.hidden)
+			.map((meta) => meta.marker);
 	}
 
 	/** Whether a member's export may hold `meta`: their own words and profile, and the personas' replies in their own conversations. */
@@ -318,14 +384,26 @@ export class IsolationWorld {
 
 	private outsidePrivate(scope: SimulatedScope, request: ContextRequest): boolean {
 		const guild = GUILDS.find((candidate) => candidate.id === scope.serverId);
-		const home = [scope.channelId, scope.parentChannelId].filter((id): id is string => id !== null && (guild?.privateChannelIds.includes(id) ?? false));
+		const home = [scope.channelId, scope.parentChannelId].filter(
+			(id): id is string => id !== null && (guild?.privateChannelIds.includes(id) ?? false)
+		);
 		if (home.length === 0) return true;
 		return scope.serverId === request.serverId && home.some((id) => id === request.channelId || id === request.parentChannelId);
 	}
 
 	private profileMarker(ownerId: string): string {
 		const marker = `iso${this.markerCount++}x`;
-		this.markers.set(marker, { marker, kind: 'profile', role: 'user', authorId: ownerId, place: { serverId: null, channelId: '', parentChannelId: null }, messageId: '', ts: 0, hidden: false, keys: new Set() });
+		this.markers.set(marker, {
+			marker,
+			kind: 'profile',
+			role: 'user',
+			authorId: ownerId,
+			place: { serverId: null, channelId: '', parentChannelId: null },
+			messageId: '',
+			ts: 0,
+			hidden: false,
+			keys: new Set()
+		});
 		return marker;
 	}
 
@@ -349,15 +427,40 @@ export class IsolationWorld {
 		this.clock += 20_000;
 		const marker = `iso${this.markerCount++}x`;
 		const messageId = String(this.nextId++);
-		const message: TurnMessage = { role: 'user', authorId: member.id, authorName: member.name, text: `${marker} talks about ${word} again`, messageId, timestamp: this.clock };
-		const meta: MarkerMeta = { marker, kind: 'message', role: 'user', authorId: member.id, place, messageId, ts: this.clock, hidden: this.levels.get(member.id) === PrivacyLevel.FULL, keys: new Set() };
+		const message: TurnMessage = {
+			role: 'user',
+			authorId: member.id,
+			authorName: member.name,
+			text: `${marker} talks about ${word} again`,
+			messageId,
+			timestamp: this.clock
+		};
+		const meta: MarkerMeta = {
+			marker,
+			kind: 'message',
+			role: 'user',
+			authorId: member.id,
+			place,
+			messageId,
+			ts: this.clock,
+			hidden: this.levels.get(member.id) === PrivacyLevel.FULL,
+			keys: new Set()
+		};
 		this.markers.set(marker, meta);
 		this.metaById.set(messageId, meta);
 		this.log(place).push(message);
 		return message;
 	}
 
-	private async turn(member: Member, place: Place, trigger: TurnMessage, earlier: number, responders: Persona[], stop: boolean, flagFull: boolean): Promise<void> {
+	private async turn(
+		member: Member,
+		place: Place,
+		trigger: TurnMessage,
+		earlier: number,
+		responders: Persona[],
+		stop: boolean,
+		flagFull: boolean
+	): Promise<void> {
 		const log = this.log(place);
 		const history = log.slice(-(earlier + 1));
 		const at = trigger.timestamp!;
@@ -369,8 +472,25 @@ export class IsolationWorld {
 			const messageId = String(this.nextId++);
 			const text = `${marker} answers about ${WORDS[this.markerCount % WORDS.length]}`;
 			responses.push({ text, personaId: persona.id, personaLineageId: persona.lineage, personaName: persona.name, messageId });
-			replies.push({ role: 'persona', authorId: persona.id ?? undefined, authorName: persona.name, text, messageId, timestamp: at + 1 + index });
-			const meta: MarkerMeta = { marker, kind: 'message', role: 'persona', authorId: persona.id, place, messageId, ts: at + 1 + index, hidden: triggeredWhileFull, keys: new Set() };
+			replies.push({
+				role: 'persona',
+				authorId: persona.id ?? undefined,
+				authorName: persona.name,
+				text,
+				messageId,
+				timestamp: at + 1 + index
+			});
+			const meta: MarkerMeta = {
+				marker,
+				kind: 'message',
+				role: 'persona',
+				authorId: persona.id,
+				place,
+				messageId,
+				ts: at + 1 + index,
+				hidden: triggeredWhileFull,
+				keys: new Set()
+			};
 			this.markers.set(marker, meta);
 			this.metaById.set(messageId, meta);
 		}
@@ -390,7 +510,8 @@ export class IsolationWorld {
 		if (result.written) this.turns.written++;
 		else this.turns.skipped[result.skippedReason!] = (this.turns.skipped[result.skippedReason!] ?? 0) + 1;
 		const expected = !stop && !triggeredWhileFull && responses.length > 0;
-		if (result.written !== expected) throw new Error(`turn ${trigger.text} was ${result.written ? 'written' : `skipped (${result.skippedReason})`}, expected the opposite`);
+		if (result.written !== expected)
+			throw new Error(`turn ${trigger.text} was ${result.written ? 'written' : `skipped (${result.skippedReason})`}, expected the opposite`);
 		if (result.written) this.capture(member, place, history, responders, replies);
 		// Replies to a turn triggered while FULL stay out of later histories: nothing in a persona message says
 		// whose turn it answered, so only the host can keep them out (a known limit).
@@ -400,7 +521,11 @@ export class IsolationWorld {
 	/** DESIGN.md's capture, as far as where each message goes: one write per persona, to the user scope and (in a guild) the server scope. */
 	private capture(member: Member, place: Place, history: TurnMessage[], responders: Persona[], replies: TurnMessage[]): void {
 		// Messages of members who are FULL now, or were when they wrote them, are dropped from any history.
-		const kept = history.filter((message) => message.role === 'persona' || (this.levels.get(message.authorId!) !== PrivacyLevel.FULL && !this.metaById.get(message.messageId!)!.hidden));
+		const kept = history.filter(
+			(message) =>
+				message.role === 'persona' ||
+				(this.levels.get(message.authorId!) !== PrivacyLevel.FULL && !this.metaById.get(message.messageId!)!.hidden)
+		);
 		for (const [index, persona] of responders.entries()) {
 			const messages = [...kept, replies[index]!];
 			const userKey = Keys.userScope(member.id, place.channelId, persona.id);
@@ -414,7 +539,16 @@ export class IsolationWorld {
 	private write(key: string, scope: 'user' | 'server', ownerId: string | null, place: Place, persona: Persona, messages: TurnMessage[]): void {
 		let simulated = this.scopes.get(key);
 		if (!simulated) {
-			simulated = { key, scope, ownerId, serverId: place.serverId ?? 'DM', channelId: place.channelId, parentChannelId: place.parentChannelId, lineage: lineageOf(persona), messages: new Map() };
+			simulated = {
+				key,
+				scope,
+				ownerId,
+				serverId: place.serverId ?? 'DM',
+				channelId: place.channelId,
+				parentChannelId: place.parentChannelId,
+				lineage: lineageOf(persona),
+				messages: new Map()
+			};
 			this.scopes.set(key, simulated);
 		}
 		for (const message of messages) {
@@ -433,5 +567,7 @@ export class IsolationWorld {
 
 /** The live scope of a request: the server scope in a guild, the user scope in a DM. */
 export function liveKey(request: ContextRequest): string {
-	return request.serverId === null ? Keys.userScope(request.userId, request.channelId, request.personaId) : Keys.serverScope(request.serverId, request.channelId, request.personaId);
+	return request.serverId === null
+		? Keys.userScope(request.userId, request.channelId, request.personaId)
+		: Keys.serverScope(request.serverId, request.channelId, request.personaId);
 }

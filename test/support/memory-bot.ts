@@ -126,12 +126,19 @@ class SolPersona extends Listener<typeof Events.MessageCreate> {
 		const fetched = await message.channel.messages.fetch({ limit: 10 });
 		const sent = await message.channel.send(`noted "${message.content}"`);
 		exchanges.set(message.id, { message, context, reply: sent });
-		this.container.client.emit(MemoryEvents.TurnCompleted, turnFromMessages({ trigger: message, history: fetched, responses: [sent], persona: SOL }));
+		this.container.client.emit(
+			MemoryEvents.TurnCompleted,
+			turnFromMessages({ trigger: message, history: fetched, responses: [sent], persona: SOL })
+		);
 	}
 }
 
 /** Resolves with the next `memoryTurnRecorded` whose turn matches. */
-export function nextTurnRecorded(client: SapphireClient, matches: (turn: MemoryTurn) => boolean, timeoutMs = 5000): Promise<{ turn: MemoryTurn; result: RecordTurnResult }> {
+export function nextTurnRecorded(
+	client: SapphireClient,
+	matches: (turn: MemoryTurn) => boolean,
+	timeoutMs = 5000
+): Promise<{ turn: MemoryTurn; result: RecordTurnResult }> {
 	return new Promise((resolve, reject) => {
 		const timer = setTimeout(() => {
 			client.off(MemoryEvents.TurnRecorded, listener);
@@ -156,7 +163,10 @@ export async function converse(bot: MemoryBot, author: string, channelId: string
 }
 
 /** The bot's first answer to an interaction, asserted ephemeral (flag 64), as every `/session` answer must be. */
-export async function ephemeralAnswer(fake: FakeDiscord, interaction: FakeInteraction): Promise<{ content: string; data: Record<string, unknown>; request: RecordedRequest }> {
+export async function ephemeralAnswer(
+	fake: FakeDiscord,
+	interaction: FakeInteraction
+): Promise<{ content: string; data: Record<string, unknown>; request: RecordedRequest }> {
 	const request = await fake.waitForInteractionResponse(interaction.id);
 	const data = ((request.body as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
 	expect(Number(data.flags ?? 0) & MessageFlags.Ephemeral, `the answer to ${interaction.id} is ephemeral`).toBe(MessageFlags.Ephemeral);

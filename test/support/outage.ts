@@ -12,8 +12,17 @@ const STORE_TIMEOUT_MS = 1000;
 async function replyTo(bot: MemoryBot, author: string, channelId: string, content: string) {
 	const sentAt = Date.now();
 	const sent = bot.fake.sendMessage({ channelId, author, content });
-	const reply = await bot.fake.waitFor((request) => request.method === 'POST' && request.path === `/channels/${channelId}/messages` && (request.body as { content?: string })?.content === `noted "${content}"`, 10_000);
-	const exchange = await vi.waitFor(() => exchanges.get(String(sent.id)) ?? Promise.reject(new Error('no exchange yet')), { timeout: 2000, interval: 5 });
+	const reply = await bot.fake.waitFor(
+		(request) =>
+			request.method === 'POST' &&
+			request.path === `/channels/${channelId}/messages` &&
+			(request.body as { content?: string })?.content === `noted "${content}"`,
+		10_000
+	);
+	const exchange = await vi.waitFor(() => exchanges.get(String(sent.id)) ?? Promise.reject(new Error('no exchange yet')), {
+		timeout: 2000,
+		interval: 5
+	});
 	return { exchange, latencyMs: reply.at - sentAt };
 }
 
@@ -52,7 +61,8 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 			await server?.dispose();
 		});
 
-		const memoryLines = (spy: MockInstance, text: string) => spy.mock.calls.filter((call) => String(call[0]).startsWith('[memory]') && call.join(' ').includes(text));
+		const memoryLines = (spy: MockInstance, text: string) =>
+			spy.mock.calls.filter((call) => String(call[0]).startsWith('[memory]') && call.join(' ').includes(text));
 
 		/** Sends messages until one is captured again (the client reconnects on its own backoff); resolves with the time it took. */
 		async function untilRecovered(): Promise<number> {
@@ -61,7 +71,9 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 			return Date.now() - started;
 		}
 
-		it('GIVEN a conversation WHEN the server is killed THEN every message still gets a reply without memory, captures fail and are counted, and one error is reported', async ({ skip }) => {
+		it('GIVEN a conversation WHEN the server is killed THEN every message still gets a reply without memory, captures fail and are counted, and one error is reported', async ({
+			skip
+		}) => {
 			if (server.skipReason) return skip(server.skipReason);
 			await converse(bot, ALICE.id, GENERAL, 'my sister Ines lives in Lisbon');
 			for (const content of ['we are planning a trip', 'maybe in June']) {
@@ -76,12 +88,21 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 			// Quiet for a moment, as a bot between messages: idle connections die idle (pg's pool then emits an error no query takes).
 			await new Promise((resolve) => setTimeout(resolve, 300));
 			const outage: number[] = [];
-			const messages = Array.from({ length: 8 }, (_, index) => ({ author: index % 2 ? BOB.id : ALICE.id, channelId: index % 3 ? GENERAL : RANDOM, content: `while the store is down ${index}` }));
+			const messages = Array.from({ length: 8 }, (_, index) => ({
+				author: index % 2 ? BOB.id : ALICE.id,
+				channelId: index % 3 ? GENERAL : RANDOM,
+				content: `while the store is down ${index}`
+			}));
 			// One after another, then four at once.
-			for (const message of messages.slice(0, 4)) outage.push((await replyTo(bot, message.author, message.channelId, message.content)).latencyMs);
+			for (const message of messages.slice(0, 4))
+				outage.push((await replyTo(bot, message.author, message.channelId, message.content)).latencyMs);
 			const together = await Promise.all(messages.slice(4).map((message) => replyTo(bot, message.author, message.channelId, message.content)));
 			outage.push(...together.map((result) => result.latencyMs));
-			for (const message of messages) expect(exchanges.get(String(bot.fake.messagesIn(message.channelId).find((sent) => sent.content === message.content)?.id))?.context.text, message.content).toBe('');
+			for (const message of messages)
+				expect(
+					exchanges.get(String(bot.fake.messagesIn(message.channelId).find((sent) => sent.content === message.content)?.id))?.context.text,
+					message.content
+				).toBe('');
 			await vi.waitFor(() => expect(container.memory.stats().turnsFailed).toBe(messages.length));
 
 			const stats = container.memory.stats();
@@ -90,7 +111,12 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 					`${stats.store.unavailableCalls} store calls failed; errors reported: ${errors.length}`
 			);
 			expect(Math.max(...outage)).toBeLessThan(STORE_TIMEOUT_MS);
-			expect(stats).toMatchObject({ turnsRecorded: 3, turnsFailed: messages.length, contextsFailed: messages.length, store: { available: false, outages: 1 } });
+			expect(stats).toMatchObject({
+				turnsRecorded: 3,
+				turnsFailed: messages.length,
+				contextsFailed: messages.length,
+				store: { available: false, outages: 1 }
+			});
 			expect(stats.store.unavailableCalls).toBeGreaterThanOrEqual(2 * messages.length);
 			expect(errors).toHaveLength(1);
 			expect(errors[0]!.context).toEqual({ phase: 'store' });
@@ -99,7 +125,9 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 			expect(memoryLines(loggedErrors, 'STORE_UNAVAILABLE')).toHaveLength(1);
 		});
 
-		it('WHEN the server is back THEN the plugin tells it once, the next turn is recorded, and the memory from before the outage is in its context', async ({ skip }) => {
+		it('WHEN the server is back THEN the plugin tells it once, the next turn is recorded, and the memory from before the outage is in its context', async ({
+			skip
+		}) => {
 			if (server.skipReason) return skip(server.skipReason);
 			await server.start();
 			const recoveredIn = await untilRecovered();
@@ -114,12 +142,16 @@ export function storeOutageSuite(makeServer: () => Promise<PrivateServer>): void
 			const general = await bot.store.get<ShortTermEntry>(Keys.serverScope(GUILD_ID, GENERAL, SOL.id));
 			expect(general?.messages.map((message) => message.text)).toContain('while the store is down 7');
 			const stats = container.memory.stats();
-			console.info(`[outage ${server.name}] back: recovered ${recoveredIn} ms after the server answered; down ${recoveries[0]!.downMs} ms, ${recoveries[0]!.failedCalls} failed calls`);
+			console.info(
+				`[outage ${server.name}] back: recovered ${recoveredIn} ms after the server answered; down ${recoveries[0]!.downMs} ms, ${recoveries[0]!.failedCalls} failed calls`
+			);
 			expect(stats.store).toMatchObject({ available: true, outages: 1, lastOutage: { endedAt: expect.any(Number) } });
 			expect(errors).toHaveLength(1);
 		});
 
-		it('WHEN the server freezes (connections open, no answers) THEN each reply waits one store timeout at most, the outage is reported once, and thawing recovers', async ({ skip }) => {
+		it('WHEN the server freezes (connections open, no answers) THEN each reply waits one store timeout at most, the outage is reported once, and thawing recovers', async ({
+			skip
+		}) => {
 			if (server.skipReason) return skip(server.skipReason);
 			if (!server.freeze || !server.thaw) return skip(`${server.name}: not frozen here (the store timeout is the same code on every backend)`);
 			server.freeze();

@@ -79,7 +79,26 @@ export async function privateRedis(): Promise<PrivateServer> {
 		skipReason: found.error ? 'redis-server is not on PATH (Debian: apt-get install redis-server)' : null,
 		url: `redis://127.0.0.1:${port}`,
 		async start() {
-			child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--daemonize', 'no'], { stdio: 'ignore' });
+			child = spawn(
+				'redis-server',
+				[
+					'--port',
+					String(port),
+					'--bind',
+					'127.0.0.1',
+					'--save',
+					'',
+					'--appendonly',
+					'yes',
+					'--appendfsync',
+					'always',
+					'--dir',
+					dir,
+					'--daemonize',
+					'no'
+				],
+				{ stdio: 'ignore' }
+			);
 			await until(`redis-server on port ${port}`, () => redisAnswers(port));
 		},
 		kill,
@@ -105,7 +124,11 @@ function postgresBin(): string | null {
 export async function privatePostgres(): Promise<PrivateServer> {
 	const bin = postgresBin();
 	const port = await freePort();
-	const skipReason = !bin ? 'pg_config is not on PATH (Debian: apt-get install postgresql)' : process.getuid?.() !== 0 ? 'a private PostgreSQL cluster needs root, to run initdb and pg_ctl as the postgres user' : null;
+	const skipReason = !bin
+		? 'pg_config is not on PATH (Debian: apt-get install postgresql)'
+		: process.getuid?.() !== 0
+			? 'a private PostgreSQL cluster needs root, to run initdb and pg_ctl as the postgres user'
+			: null;
 	const dir = skipReason ? '' : mkdtempSync(join(tmpdir(), 'memory-postgres-'));
 	const asPostgres = (command: string) => execFileSync('su', ['postgres', '-c', command], { stdio: 'pipe', timeout: 30_000 });
 	const pgCtl = (args: string) => asPostgres(`${bin}/pg_ctl -D ${dir}/data ${args}`);
@@ -122,7 +145,11 @@ export async function privatePostgres(): Promise<PrivateServer> {
 		url: `postgres://postgres@127.0.0.1:${port}/postgres`,
 		async start() {
 			if (!initialised) {
-				chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
+				chownSync(
+					dir,
+					Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+					Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
+				);
 				asPostgres(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust -E UTF8 --no-sync`);
 				initialised = true;
 			}

@@ -7,7 +7,10 @@ import { MemoryStore, sqlitePath } from '../../src/engine/store';
  */
 export async function rawRows({ storeUrl, namespace }: { storeUrl: string; namespace: string }): Promise<string[]> {
 	if (storeUrl.startsWith('sqlite://')) {
-		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), "SELECT key || ' ' || value FROM keyv"], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), "SELECT key || ' ' || value FROM keyv"], {
+			encoding: 'utf8',
+			maxBuffer: 512 * 1024 * 1024
+		});
 		return out.split('\n').filter(Boolean);
 	}
 	const store = await MemoryStore.open({ storeUrl, namespace });

@@ -30,7 +30,12 @@ export function loadFixture(): ConversationFixture {
 export function fixtureMessages(fixture: ConversationFixture): FixtureMessage[] {
 	const speakers = new Map(fixture.speakers.map((speaker) => [speaker.id, speaker]));
 	return fixture.sessions.flatMap((session) =>
-		session.turns.map((turn, index) => ({ id: turn.id, speaker: speakers.get(turn.speaker)!, text: turn.text, ts: Date.parse(session.start) + index * TURN_SPACING_MS }))
+		session.turns.map((turn, index) => ({
+			id: turn.id,
+			speaker: speakers.get(turn.speaker)!,
+			text: turn.text,
+			ts: Date.parse(session.start) + index * TURN_SPACING_MS
+		}))
 	);
 }
 
@@ -72,18 +77,34 @@ export interface RecallResult {
 }
 
 /** Asks every question after the last session and counts answer turns whose ids reach the context. */
-export async function measureRecall(engine: MemoryEngine, fixture: ConversationFixture, tokenBudget: number, asker = fixture.speakers[0]!.id): Promise<RecallResult> {
+export async function measureRecall(
+	engine: MemoryEngine,
+	fixture: ConversationFixture,
+	tokenBudget: number,
+	asker = fixture.speakers[0]!.id
+): Promise<RecallResult> {
 	let answerTurns = 0;
 	let found = 0;
 	let maxContextTokens = 0;
 	for (const question of fixture.questions) {
-		const context = await engine.buildContext({ userId: asker, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: question.question, tokenBudget });
+		const context = await engine.buildContext({
+			userId: asker,
+			serverId: SERVER_ID,
+			channelId: CHANNEL_ID,
+			personaId: PERSONA_ID,
+			query: question.question,
+			tokenBudget
+		});
 		const sources = new Set(context.blocks.flatMap((block) => block.sourceIds));
 		maxContextTokens = Math.max(maxContextTokens, context.tokens);
 		answerTurns += question.answerTurnIds.length;
 		found += question.answerTurnIds.filter((id) => sources.has(id)).length;
 	}
-	const fullHistoryTokens = tokenCount(fixtureMessages(fixture).map((message) => `${message.speaker.name}: ${message.text}`).join('\n'));
+	const fullHistoryTokens = tokenCount(
+		fixtureMessages(fixture)
+			.map((message) => `${message.speaker.name}: ${message.text}`)
+			.join('\n')
+	);
 	return { answerTurns, found, recall: found / answerTurns, fullHistoryTokens, maxContextTokens };
 }
 

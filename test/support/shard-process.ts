@@ -32,7 +32,13 @@ async function main(): Promise<void> {
 		run.then(
 			(result) => process.connected && process.send!({ id: call.id, ok: true, result }),
 			(error: unknown) =>
-				process.connected && process.send!({ id: call.id, ok: false, code: error instanceof MemoryError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) })
+				process.connected &&
+				process.send!({
+					id: call.id,
+					ok: false,
+					code: error instanceof MemoryError ? error.code : undefined,
+					message: error instanceof Error ? error.message : String(error)
+				})
 		);
 	});
 	process.send!({ ready: true });

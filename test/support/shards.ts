@@ -50,9 +50,10 @@ export class ShardProcess {
 			env: { ...process.env, SHARD_NAME: name, SHARD_CONFIG: JSON.stringify(config) },
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
 		});
-		const [message] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited with code ${code} before it was ready`)))])) as [
-			{ ready?: boolean }
-		];
+		const [message] = (await Promise.race([
+			once(child, 'message'),
+			once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited with code ${code} before it was ready`)))
+		])) as [{ ready?: boolean }];
 		if (!message.ready) throw new Error(`${name} did not start`);
 		return new ShardProcess(name, child);
 	}

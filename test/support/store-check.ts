@@ -15,7 +15,10 @@ export type RawRows = Map<string, string>;
 
 /** Every row of an SQLite store file, read with the `sqlite3` command, around any engine. */
 export function sqliteRows(storeUrl: string, namespace = 'memory'): RawRows {
-	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), 'SELECT key, value FROM keyv'], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), 'SELECT key, value FROM keyv'], {
+		encoding: 'utf8',
+		maxBuffer: 512 * 1024 * 1024
+	});
 	const rows = out.trim() ? (JSON.parse(out) as { key: string; value: string }[]) : [];
 	return new Map(rows.map(({ key, value }) => [key.startsWith(`${namespace}:`) ? key.slice(namespace.length + 1) : key, value]));
 }
@@ -127,14 +130,17 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			if (!chunk) problems.push(`${scope}: head names chunk ${index}, which is missing`);
 			else messages.push(...chunk);
 		}
-		for (const index of archive.chunks.keys()) if (index < first || index >= end) problems.push(`${scope}: chunk ${index} lies outside its head (${first}..${end - 1})`);
+		for (const index of archive.chunks.keys())
+			if (index < first || index >= end) problems.push(`${scope}: chunk ${index} lies outside its head (${first}..${end - 1})`);
 		const ids = new Set<string>();
 		for (const message of messages) {
 			if (ids.has(message.id)) problems.push(`${scope}: message ${message.id} archived twice`);
 			ids.add(message.id);
 			if (!archive.markers.has(message.id)) problems.push(`${scope}: message ${message.id} archived without its marker`);
 		}
-		for (const id of archive.markers) if (!ids.has(id) && !(id in (archive.tombstones ?? {}))) problems.push(`${scope}: marker of ${id} names no archived message (it would hide it)`);
+		for (const id of archive.markers)
+			if (!ids.has(id) && !(id in (archive.tombstones ?? {})))
+				problems.push(`${scope}: marker of ${id} names no archived message (it would hide it)`);
 		if (archive.head && !registered.get('archives')?.has(scope)) problems.push(`${scope}: archive not in registry:archives`);
 		held.set(scope, messages);
 	}
@@ -145,14 +151,20 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			problems.push(`${key}: not a scope key`);
 			continue;
 		}
-		const directories = parts.scope === 'server' ? [Keys.serverIndex(parts.ownerId)] : [Keys.userIndex(parts.ownerId), ...(entry.serverId === DM_SERVER_ID ? [] : [Keys.channelIndex(entry.serverId, entry.channelId)])];
+		const directories =
+			parts.scope === 'server'
+				? [Keys.serverIndex(parts.ownerId)]
+				: [Keys.userIndex(parts.ownerId), ...(entry.serverId === DM_SERVER_ID ? [] : [Keys.channelIndex(entry.serverId, entry.channelId)])];
 		for (const directory of directories) {
 			const listing = (values.get(directory) as Listings | undefined)?.[key];
 			if (!listing) problems.push(`${key}: not listed in ${directory}`);
 			// A steady conversation's listing is written ahead of time (see LISTING_SLACK_MS): it must cover the entry's whole life.
 			else if (listing.expiresAt < entry.lastUpdated + entryLifetimeMs(entry, config)) {
-				problems.push(`${key}: listed in ${directory} until ${listing.expiresAt}, before the entry expires (${entry.lastUpdated + entryLifetimeMs(entry, config)})`);
-			} else if (listing.lastUpdated < entry.lastUpdated - LISTING_SLACK_MS) problems.push(`${key}: listed in ${directory} as of ${listing.lastUpdated}, far older than the entry (${entry.lastUpdated})`);
+				problems.push(
+					`${key}: listed in ${directory} until ${listing.expiresAt}, before the entry expires (${entry.lastUpdated + entryLifetimeMs(entry, config)})`
+				);
+			} else if (listing.lastUpdated < entry.lastUpdated - LISTING_SLACK_MS)
+				problems.push(`${key}: listed in ${directory} as of ${listing.lastUpdated}, far older than the entry (${entry.lastUpdated})`);
 		}
 		if (parts.scope === 'server' || entry.serverId === DM_SERVER_ID) held.set(key, [...(held.get(key) ?? []), ...entry.messages]);
 	}
@@ -160,7 +172,8 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 	for (const [scope, messages] of held) {
 		const authors = new Set(messages.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])));
 		for (const authorId of authors) {
-			if (!(values.get(Keys.authorIndex(authorId)) as AuthorListings | undefined)?.[scope]) problems.push(`${scope}: holds messages of ${authorId}, whose author index does not list it`);
+			if (!(values.get(Keys.authorIndex(authorId)) as AuthorListings | undefined)?.[scope])
+				problems.push(`${scope}: holds messages of ${authorId}, whose author index does not list it`);
 		}
 	}
 	return problems;
@@ -181,8 +194,15 @@ export async function readThroughEngine(engine: MemoryEngine, store: DecodedStor
 		const entry = value as ShortTermEntry;
 		if (parts.scope === 'user') users.add(parts.ownerId);
 		// The live scope: the server scope in a guild, the user scope in a DM.
-		if (parts.scope === 'server') scopes.push({ userId: entry.messages.find((message) => message.role === 'user')?.authorId ?? '1', serverId: parts.ownerId, channelId: parts.channelId, personaId: parts.personaId });
-		else if (entry.serverId === DM_SERVER_ID) scopes.push({ userId: parts.ownerId, serverId: null, channelId: parts.channelId, personaId: parts.personaId });
+		if (parts.scope === 'server')
+			scopes.push({
+				userId: entry.messages.find((message) => message.role === 'user')?.authorId ?? '1',
+				serverId: parts.ownerId,
+				channelId: parts.channelId,
+				personaId: parts.personaId
+			});
+		else if (entry.serverId === DM_SERVER_ID)
+			scopes.push({ userId: parts.ownerId, serverId: null, channelId: parts.channelId, personaId: parts.personaId });
 	}
 	for (const scope of scopes) {
 		try {
@@ -214,7 +234,8 @@ export function archivedIds(store: DecodedStore): Map<string, Map<string, number
 	for (const [scope, head] of heads) {
 		const ids = new Map<string, number>();
 		for (let index = head.first ?? 0; index < head.chunks; index++) {
-			for (const message of (store.values.get(Keys.archiveChunk(scope, index)) as StoredMessage[] | undefined) ?? []) ids.set(message.id, (ids.get(message.id) ?? 0) + 1);
+			for (const message of (store.values.get(Keys.archiveChunk(scope, index)) as StoredMessage[] | undefined) ?? [])
+				ids.set(message.id, (ids.get(message.id) ?? 0) + 1);
 		}
 		archived.set(scope, ids);
 	}

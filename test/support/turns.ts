@@ -24,7 +24,9 @@ export function said(who: { id: string; name: string }, text: string, timestamp?
 }
 
 /** A turn where `who` says `text` in a guild channel (or a DM when `serverId` is null) and persona Sol answers. */
-export function turn(overrides: Partial<MemoryTurn> & { text?: string; reply?: string; who?: { id: string; name: string }; personaId?: string | null } = {}): MemoryTurn {
+export function turn(
+	overrides: Partial<MemoryTurn> & { text?: string; reply?: string; who?: { id: string; name: string }; personaId?: string | null } = {}
+): MemoryTurn {
 	const who = overrides.who ?? MAYA;
 	const { text = 'hello there', reply = 'Hi! How can I help?', personaId = 'sol', ...rest } = overrides;
 	return {

@@ -77,7 +77,12 @@ export class FakeDiscord {
 		const recorder = new RequestRecorder();
 		const server = createServer();
 		let origin = '';
-		const gateway = new FakeGateway(server, gatewayHooks(() => context), options.heartbeatIntervalMs ?? 41_250, String(state.botUser.id));
+		const gateway = new FakeGateway(
+			server,
+			gatewayHooks(() => context),
+			options.heartbeatIntervalMs ?? 41_250,
+			String(state.botUser.id)
+		);
 		const context: FakeContext = {
 			state,
 			snowflakes,
@@ -215,6 +220,10 @@ export class FakeDiscord {
 		const record = this.#context.interactions.byId(interactionId);
 		if (!record) return false;
 		const webhook = `/webhooks/${this.state.applicationId}/${record.token}`;
-		return request.path === `/interactions/${interactionId}/${record.token}/callback` || request.path === webhook || request.path.startsWith(`${webhook}/`);
+		return (
+			request.path === `/interactions/${interactionId}/${record.token}/callback` ||
+			request.path === webhook ||
+			request.path.startsWith(`${webhook}/`)
+		);
 	}
 }

@@ -111,7 +111,14 @@ export function useComponent(context: FakeContext, input: ClickButtonInput, data
 	const message = context.messages.find(input.messageId);
 	if (!message) throw new Error(`fake Discord: unknown message ${input.messageId}; a component can only be used on a message the fake has seen`);
 	const actor = { ...input, channelId: String(message.channel_id) };
-	return dispatchInteraction(context, InteractionType.MessageComponent, actor, () => ({ custom_id: input.customId, ...data }), { message }, input.messageId);
+	return dispatchInteraction(
+		context,
+		InteractionType.MessageComponent,
+		actor,
+		() => ({ custom_id: input.customId, ...data }),
+		{ message },
+		input.messageId
+	);
 }
 
 function dispatchInteraction(

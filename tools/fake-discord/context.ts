@@ -45,7 +45,10 @@ export function createBotMessage(context: FakeContext, init: BotMessageInit, bod
 		},
 		(id) => state.findUser(id)
 	);
-	Object.assign(message, messageChanges(body, (id) => state.findUser(id)));
+	Object.assign(
+		message,
+		messageChanges(body, (id) => state.findUser(id))
+	);
 	if (body.nonce !== undefined) message.nonce = body.nonce;
 	context.messages.add(message);
 	if (!isEphemeral(message)) context.gateway.broadcast(GatewayDispatchEvents.MessageCreate, message);

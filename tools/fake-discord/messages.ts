@@ -65,8 +65,16 @@ export class MessageLog {
 			.filter((message) => (Number(message.flags ?? 0) & MessageFlags.Ephemeral) === 0)
 			// Tests may choose their own ids; Discord orders history by id, not by arrival.
 			.sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
-		if (query.before) return visible.filter((message) => id(message) < BigInt(query.before!)).slice(-limit).reverse();
-		if (query.after) return visible.filter((message) => id(message) > BigInt(query.after!)).slice(0, limit).reverse();
+		if (query.before)
+			return visible
+				.filter((message) => id(message) < BigInt(query.before!))
+				.slice(-limit)
+				.reverse();
+		if (query.after)
+			return visible
+				.filter((message) => id(message) > BigInt(query.after!))
+				.slice(0, limit)
+				.reverse();
 		if (query.around) {
 			const pivot = BigInt(query.around);
 			const older = visible.filter((message) => id(message) <= pivot).slice(-Math.ceil(limit / 2));

@@ -40,7 +40,11 @@ Options:
 			else print(userText(summary));
 			return 0;
 		}
-		const inspection = await memory.inspectChannel({ channelId: channel!, ...(typeof values.server === 'string' ? { serverId: values.server.trim() } : {}), latest: limit });
+		const inspection = await memory.inspectChannel({
+			channelId: channel!,
+			...(typeof values.server === 'string' ? { serverId: values.server.trim() } : {}),
+			latest: limit
+		});
 		if (values.json) printJson(inspection);
 		else print(channelText(inspection));
 		return 0;
@@ -62,7 +66,9 @@ function userInspection(exported: UserExport) {
 }
 
 function userText(user: ReturnType<typeof userInspection>): string {
-	const lines = [`User ${user.userId} · privacy ${PrivacyLevel[user.settings.privacyLevel]!.toLowerCase()} · cross-server memory ${user.settings.crossServerOptIn ? 'on' : 'off'}`];
+	const lines = [
+		`User ${user.userId} · privacy ${PrivacyLevel[user.settings.privacyLevel]!.toLowerCase()} · cross-server memory ${user.settings.crossServerOptIn ? 'on' : 'off'}`
+	];
 	if (user.settings.clearedBefore) lines.push(`Short-term memory cleared before ${time(user.settings.clearedBefore)}`);
 	if (user.settings.erasedBefore) lines.push(`Everything erased before ${time(user.settings.erasedBefore)}`);
 	lines.push('', `Short-term conversations (${user.shortTerm.length}):`);
@@ -74,7 +80,10 @@ function userText(user: ReturnType<typeof userInspection>): string {
 	}
 	lines.push('', `Their messages in shared channel memories (${user.sharedShortTerm.length}):`);
 	lines.push(...user.sharedShortTerm.map((message) => `${exportedLine(message, '  ')}  [${place(message)}]`));
-	lines.push('', `Archive: ${count(user.archive.messages)} messages (theirs, and the replies in their DMs), oldest ${time(user.archive.oldest)}, newest ${time(user.archive.newest)}`);
+	lines.push(
+		'',
+		`Archive: ${count(user.archive.messages)} messages (theirs, and the replies in their DMs), oldest ${time(user.archive.oldest)}, newest ${time(user.archive.newest)}`
+	);
 	if (user.profile) {
 		lines.push('', `Profile (updated ${time(user.profile.updatedAt)}):`);
 		for (const [name, value] of Object.entries(user.profile.preferences)) lines.push(`  ${name}: ${value}`);
@@ -91,20 +100,29 @@ function channelText(inspection: ChannelInspection): string {
 	if (inspection.scopes.length === 0) return `Nothing is remembered of ${where}.`;
 	const lines = [`The live memory of ${where}: ${inspection.scopes.length} ${inspection.scopes.length === 1 ? 'scope' : 'scopes'}`];
 	for (const scope of inspection.scopes) {
-		lines.push('', `${scope.key}  (${place({ serverId: scope.serverId, channelId: inspection.channelId, personaId: scope.personaId })}${scope.userId ? ` · member ${scope.userId}` : ''})`);
+		lines.push(
+			'',
+			`${scope.key}  (${place({ serverId: scope.serverId, channelId: inspection.channelId, personaId: scope.personaId })}${scope.userId ? ` · member ${scope.userId}` : ''})`
+		);
 		const { entry, archive } = scope;
 		if (entry) {
 			lines.push(`  Recent messages (${entry.messages.length}), updated ${time(entry.lastUpdated)}, forgotten at ${time(entry.expiresAt)}:`);
 			lines.push(...entry.messages.map((message) => storedLine(message)));
 			if (entry.summary) lines.push(`  Summary: ${entry.summary}`);
 			for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`  ${name}: ${text}`);
-			if (entry.digest.length > 0) lines.push(`  Digest (${entry.digest.length} lines):`, ...entry.digest.map((line) => `    [${time(line.ts)}] ${line.text}`));
+			if (entry.digest.length > 0)
+				lines.push(`  Digest (${entry.digest.length} lines):`, ...entry.digest.map((line) => `    [${time(line.ts)}] ${line.text}`));
 			if (entry.backgroundSummary) {
 				const summary = entry.backgroundSummary;
-				lines.push(`  Background summary (${summary.model}, ${time(summary.createdAt)}${summary.stale ? ', stale' : ''}):`, ...summary.text.split('\n').map((line) => `    ${line}`));
+				lines.push(
+					`  Background summary (${summary.model}, ${time(summary.createdAt)}${summary.stale ? ', stale' : ''}):`,
+					...summary.text.split('\n').map((line) => `    ${line}`)
+				);
 			}
 		} else lines.push('  No short-term entry (expired or cleared).');
-		lines.push(`  Archive: ${count(archive.messages)} messages, oldest ${time(archive.oldest)}, newest ${time(archive.newest)}${archive.latest.length > 0 ? `; the newest ${archive.latest.length}:` : ''}`);
+		lines.push(
+			`  Archive: ${count(archive.messages)} messages, oldest ${time(archive.oldest)}, newest ${time(archive.newest)}${archive.latest.length > 0 ? `; the newest ${archive.latest.length}:` : ''}`
+		);
 		lines.push(...archive.latest.map((message) => storedLine(message)));
 	}
 	return lines.join('\n');

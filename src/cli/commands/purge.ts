@@ -19,13 +19,16 @@ Options:
 	options: { user: { type: 'string' }, yes: { type: 'boolean', default: false }, ...jsonOption },
 	async run(values, open) {
 		const userId = required(values, 'user', 'purge');
-		if (!values.yes && !process.stdin.isTTY) throw new UsageError('purge erases data: pass --yes to confirm when standard input is not a terminal.', 'purge');
+		if (!values.yes && !process.stdin.isTTY)
+			throw new UsageError('purge erases data: pass --yes to confirm when standard input is not a terminal.', 'purge');
 		const memory = await open();
 		if (!values.yes) {
 			const status = await memory.status(userId);
 			const held = `${status.shortTermEntries} short-term conversations, ${status.archivedMessages} archived messages, ${status.hasProfile ? 'a profile' : 'no profile'}, ${status.topics} topic notes`;
 			const prompt = createInterface({ input: process.stdin, output: process.stderr });
-			const answer = await prompt.question(`Erase everything stored about user ${userId} (${held}) and their words in shared memories? Type "yes" to confirm: `);
+			const answer = await prompt.question(
+				`Erase everything stored about user ${userId} (${held}) and their words in shared memories? Type "yes" to confirm: `
+			);
 			prompt.close();
 			if (!/^y(es)?$/i.test(answer.trim())) {
 				process.stderr.write('Nothing was erased.\n');

@@ -22,7 +22,11 @@ Options:
 			return 0;
 		}
 		const size = inventory.storageBytes;
-		const parts = size ? Object.entries(size.parts).map(([part, value]) => `${part} ${bytes(value)}`).join(' + ') : '';
+		const parts = size
+			? Object.entries(size.parts)
+					.map(([part, value]) => `${part} ${bytes(value)}`)
+					.join(' + ')
+			: '';
 		print(
 			[
 				`Store: ${inventory.storage}, namespace "${inventory.namespace}"`,

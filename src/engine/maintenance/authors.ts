@@ -21,7 +21,10 @@ export async function sweepAuthors(deps: SweepDependencies, now: number, archive
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
 		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.
 		const unlisted = scopes.filter((scopeKey) => !floors.has(scopeKey));
-		const [entries, heads] = await Promise.all([deps.store.getMany<ShortTermEntry>(scopes), deps.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))]);
+		const [entries, heads] = await Promise.all([
+			deps.store.getMany<ShortTermEntry>(scopes),
+			deps.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
+		]);
 		for (const [index, scopeKey] of unlisted.entries()) {
 			if (!heads[index]) floors.set(scopeKey, null);
 			else await deps.registry.note('archives', scopeKey);
@@ -34,7 +37,8 @@ export async function sweepAuthors(deps: SweepDependencies, now: number, archive
 				// Unknown here (listed since this batch was read): kept.
 				if (!entryOf.has(scopeKey) || !floors.has(scopeKey)) return listing;
 				const entry = entryOf.get(scopeKey);
-				const inEntry = entry !== undefined && !isExpired(entry, config, now) && entry.messages.some((message) => message.authorId === authorId);
+				const inEntry =
+					entry !== undefined && !isExpired(entry, config, now) && entry.messages.some((message) => message.authorId === authorId);
 				const floor = floors.get(scopeKey)!;
 				if (!inEntry && (floor === null || listing.lastTs < floor)) return null;
 				const count = deleted?.get(scopeKey) ?? 0;

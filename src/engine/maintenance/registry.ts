@@ -44,10 +44,12 @@ export class Registry {
 		}
 		// Removed since by this process's sweep: its data is gone, nothing to put back.
 		const holds = (bucket: Bucket | undefined) => Boolean(bucket?.[id]) || !this.known.has(knownKey);
-		void this.store.readBack.confirm(key, holds, () => this.add(key, id)).then((confirmed) => {
-			// Not confirmed: the next sighting tries again.
-			if (!confirmed) this.known.delete(knownKey);
-		});
+		void this.store.readBack
+			.confirm(key, holds, () => this.add(key, id))
+			.then((confirmed) => {
+				// Not confirmed: the next sighting tries again.
+				if (!confirmed) this.known.delete(knownKey);
+			});
 	}
 
 	/** Reads back now every change to a shared key (these adds, and the indexes'), and resolves once done (before the store closes). */

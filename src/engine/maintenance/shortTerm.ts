@@ -18,7 +18,15 @@ export async function sweepShortTerm(deps: SweepDependencies, now: number, resul
 	const deleted = new Set<string>();
 	await inBatches(owners, async (batch) => {
 		const directories = await deps.store.getMany<Listings>(batch.map(directoryKey));
-		const due = [...new Set(directories.flatMap((listings) => Object.values(listings ?? {}).filter((listing) => listing.expiresAt <= now && !checked.has(listing.key)).map((listing) => listing.key)))];
+		const due = [
+			...new Set(
+				directories.flatMap((listings) =>
+					Object.values(listings ?? {})
+						.filter((listing) => listing.expiresAt <= now && !checked.has(listing.key))
+						.map((listing) => listing.key)
+				)
+			)
+		];
 		const stale: { key: string; entry: ShortTermEntry }[] = [];
 		await inBatches(due, (keys) =>
 			deps.store.lock.runAll(keys, async () => {

@@ -12,13 +12,24 @@ module.exports = async function report({ SapphireClient, container, MemoryEvents
 	const names = (store) => [...container.stores.get(store).keys()].sort();
 	const recorded = new Promise((resolve) => client.once(MemoryEvents.TurnRecorded, (_turn, result) => resolve(result)));
 	client.emit(MemoryEvents.TurnCompleted, {
-		userId: '1', serverId: null, channelId: '2',
+		userId: '1',
+		serverId: null,
+		channelId: '2',
 		history: [{ role: 'user', authorId: '1', text: 'hello from ' + format, messageId: '3' }],
 		responses: [{ text: 'hi', personaId: 'sol', messageId: '4' }]
 	});
 	const result = await recorded;
 	const context = await container.memory.buildContext({ userId: '1', serverId: null, channelId: '2', personaId: 'sol', query: 'hello' });
-	console.log(JSON.stringify({ format, commands: names('commands'), listeners: names('listeners'), handlers: names('interaction-handlers'), result, context: context.text }));
+	console.log(
+		JSON.stringify({
+			format,
+			commands: names('commands'),
+			listeners: names('listeners'),
+			handlers: names('interaction-handlers'),
+			result,
+			context: context.text
+		})
+	);
 	await client.destroy();
 	process.exit(0);
 };

@@ -42,7 +42,11 @@ async function sendMemberChunk(context: FakeContext, connection: GatewayConnecti
 	const wanted = request.user_ids === undefined ? undefined : [request.user_ids].flat().map(String);
 	const query = typeof request.query === 'string' ? request.query.toLowerCase() : '';
 	let userIds = [...guild.members.keys()].filter((id) =>
-		wanted ? wanted.includes(id) : String(state.findUser(id)?.username ?? '').toLowerCase().startsWith(query)
+		wanted
+			? wanted.includes(id)
+			: String(state.findUser(id)?.username ?? '')
+					.toLowerCase()
+					.startsWith(query)
 	);
 	const limit = Number(request.limit ?? 0);
 	if (limit > 0) userIds = userIds.slice(0, limit);

@@ -19,6 +19,8 @@ export function commandRoutes(router: Router, context: FakeContext): void {
 				const command = commands.edit(params.commandId!, (body ?? {}) as ApiObject, params.guildId);
 				return command ? json(command) : unknownCommand();
 			})
-			.on('DELETE', `${scope}/:commandId`, ({ params }) => (commands.delete(params.commandId!, params.guildId) ? noContent() : unknownCommand()));
+			.on('DELETE', `${scope}/:commandId`, ({ params }) =>
+				commands.delete(params.commandId!, params.guildId) ? noContent() : unknownCommand()
+			);
 	}
 }

@@ -6,7 +6,9 @@ export function guildRoutes(router: Router, context: FakeContext): void {
 	const { state } = context;
 	const unknownGuild = () => discordError(404, 10004, 'Unknown Guild');
 	router
-		.on('GET', '/guilds/:guildId', ({ params }) => (state.findGuild(params.guildId!) ? json(state.guildPayload(params.guildId!)) : unknownGuild()))
+		.on('GET', '/guilds/:guildId', ({ params }) =>
+			state.findGuild(params.guildId!) ? json(state.guildPayload(params.guildId!)) : unknownGuild()
+		)
 		.on('GET', '/guilds/:guildId/channels', ({ params }) => {
 			const guild = state.findGuild(params.guildId!);
 			return guild ? json(guild.channelIds.map((id) => state.findChannel(id))) : unknownGuild();

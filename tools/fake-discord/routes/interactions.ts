@@ -49,7 +49,8 @@ export function interactionRoutes(router: Router, context: FakeContext): void {
 			if (invalid) return invalid;
 			// Discord turns the first follow-up after a deferred reply into that reply (the "thinking…" message).
 			const loading = context.messages.find(record.originalMessageId ?? '');
-			if (loading && (Number(loading.flags) & MessageFlags.Loading) !== 0) return json(editBotMessage(context, String(loading.id), request, files));
+			if (loading && (Number(loading.flags) & MessageFlags.Loading) !== 0)
+				return json(editBotMessage(context, String(loading.id), request, files));
 			return json(createBotMessage(context, replyInit(context, record, Number(request.flags ?? 0)), request, files));
 		})
 		.on('GET', '/webhooks/:applicationId/:token/messages/:messageId', ({ params }) => {
