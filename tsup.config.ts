@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
 	// `cli` is the `sapphire-memory` bin; tsup keeps its shebang and marks the file executable.
-	entry: { index: 'src/index.ts', register: 'src/register.ts', cli: 'src/cli.ts' },
+	entry: { index: 'src/index.ts', register: 'src/register.ts', cli: 'src/ops/cli.ts' },
 	format: ['cjs', 'esm'],
 	dts: true,
 	clean: true,

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { likeEscape } from '../src/engine/sqliteAdapter';
-import { redact } from '../src/engine/store';
+import { likeEscape } from '../src/engine/store/SqliteAdapter';
+import { redact } from '../src/engine/store/MemoryStore';
 import type { BackendName } from './options';
 
 /** A fresh, empty store for one measurement, and what the bench needs around the engine. */

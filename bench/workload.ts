@@ -2,7 +2,7 @@
 // loads anyway and which would count in the memory section's figure (some 38 MiB).
 import type { MemoryConfig } from '../src/engine/config';
 import { MemoryEngine } from '../src/engine/MemoryEngine';
-import type { ContextRequest, MemoryTurn } from '../src/engine/types';
+import type { ContextRequest, MemoryTurn } from '../src/engine/schemas/types';
 import type { ChatCorpus } from './corpus';
 import { engineLogger } from './log';
 

@@ -1,6 +1,6 @@
 import { InteractionHandler, InteractionHandlerTypes } from '@sapphire/framework';
 import { type ButtonInteraction, MessageFlags } from 'discord.js';
-import { reportMemoryError } from '../src/discord/report';
+import { reportMemoryError } from '../src/plugin/report';
 import { type ClearAllButton, parseClearAllButton } from './session/clear';
 
 /** The buttons of `/session clear scope:all`: only the member who asked can confirm, and only in time. */

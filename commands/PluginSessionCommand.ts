@@ -1,7 +1,7 @@
 import { Command } from '@sapphire/framework';
 import { ChannelType, type AutocompleteInteraction, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
-import { resolvedPrivacyLevel } from '../src/discord/privacy';
-import { reportMemoryError } from '../src/discord/report';
+import { resolvedPrivacyLevel } from '../src/plugin/privacy';
+import { reportMemoryError } from '../src/plugin/report';
 import { runClear } from './session/clear';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';

@@ -1,5 +1,5 @@
 import { Listener } from '@sapphire/framework';
-import { type MemoryErrorContext, MemoryEvents } from '../src/discord/events';
+import { type MemoryErrorContext, MemoryEvents } from '../src/plugin/events';
 import { MemoryError } from '../src/engine/errors';
 
 /** Logs memory failures through `container.logger`; switch it off with `memory.defaultErrorListener: false`. */

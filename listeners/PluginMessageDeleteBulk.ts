@@ -1,6 +1,6 @@
 import { Events, Listener } from '@sapphire/framework';
 import type { Message, PartialMessage, ReadonlyCollection } from 'discord.js';
-import { forwardMessagesChange, messagesChange } from '../src/discord/changes';
+import { forwardMessagesChange, messagesChange } from '../src/plugin/changes';
 
 /** Messages purged at once stop the background summaries citing them from serving. */
 export class PluginListener extends Listener<typeof Events.MessageBulkDelete> {

@@ -1,6 +1,6 @@
 import { Events, Listener } from '@sapphire/framework';
 import type { Message, PartialMessage } from 'discord.js';
-import { forwardMessagesChange, isContentEdit, messagesChange } from '../src/discord/changes';
+import { forwardMessagesChange, isContentEdit, messagesChange } from '../src/plugin/changes';
 
 /** An edited message stops a background summary citing it from serving; a failure is reported as `memoryError`. */
 export class PluginListener extends Listener<typeof Events.MessageUpdate> {

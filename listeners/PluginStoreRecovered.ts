@@ -1,5 +1,5 @@
 import { Listener } from '@sapphire/framework';
-import { MemoryEvents, type MemoryStoreRecovery } from '../src/discord/events';
+import { MemoryEvents, type MemoryStoreRecovery } from '../src/plugin/events';
 
 /** Logs the end of a store outage, the counterpart of the one `memoryError` its start emitted; off with `memory.defaultErrorListener: false`. */
 export class PluginListener extends Listener<typeof MemoryEvents.StoreRecovered> {

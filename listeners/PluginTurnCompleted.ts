@@ -1,8 +1,8 @@
 import { Listener } from '@sapphire/framework';
-import { MemoryEvents } from '../src/discord/events';
-import { resolvedTurnPrivacyLevel } from '../src/discord/privacy';
-import { reportMemoryError } from '../src/discord/report';
-import type { MemoryTurn } from '../src/engine/types';
+import { MemoryEvents } from '../src/plugin/events';
+import { resolvedTurnPrivacyLevel } from '../src/plugin/privacy';
+import { reportMemoryError } from '../src/plugin/report';
+import type { MemoryTurn } from '../src/engine/schemas/types';
 
 /** Records each turn the host reports; a failure is reported as `memoryError`, never thrown. */
 export class PluginListener extends Listener<typeof MemoryEvents.TurnCompleted> {

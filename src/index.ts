@@ -1,28 +1,28 @@
 export * from './engine/errors';
-export * from './engine/types';
+export * from './engine/schemas/types';
 export * from './engine/config';
 export { MemoryEngine, type MemoryEngineOptions, type MemoryLogger, type MemoryCounters } from './engine/MemoryEngine';
-export type { SummarizerCounters } from './engine/summarizer';
-export type { SummaryRejection } from './engine/citations';
-export type { ChatFailureKind } from './engine/chatCompletions';
+export type { SummarizerCounters } from './engine/summaries/BackgroundSummarizer';
+export type { SummaryRejection } from './engine/summaries/citations';
+export type { ChatFailureKind } from './engine/summaries/chatCompletions';
 export type { SweepResult } from './engine/maintenance/sweep';
-export type { SweepCounters } from './engine/maintenance/schedule';
-export { LATENCY_BUCKETS_MS, type LatencyHistogram } from './engine/latency';
-export { registerMemoryMetrics, METRIC_NAMES, type MemoryMetricsOptions, type MetricsRegistry } from './engine/prometheus';
-export { KEY_KINDS, keyKind, type KeyKind, type StoreInventory } from './engine/inventory';
-export type { ChannelInspection, ChannelQuery, ScopeInspection } from './engine/inspect';
-export { MemoryTurnSchema, ContextRequestSchema, ConversationLocationSchema, MAX_MESSAGE_CHARS } from './engine/validation';
-export { BudgetPolicy } from './engine/budget';
-export { Keys } from './engine/keys';
-export { tokenCount } from './engine/tokens';
-export { foldIntoDigest } from './engine/digest';
-export type { SummaryTarget } from './engine/summary';
-export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './engine/summary';
-export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase, type MemoryStoreRecovery } from './discord/events';
-export type { StoreHealthChange, StoreHealthCounters } from './engine/health';
-export type { MemoryPluginOptions } from './discord/options';
-export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './discord/turn';
-export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './discord/context';
+export type { SweepCounters } from './engine/maintenance/SweepSchedule';
+export { LATENCY_BUCKETS_MS, type LatencyHistogram } from './engine/stats/LatencyRecorder';
+export { registerMemoryMetrics, METRIC_NAMES, type MemoryMetricsOptions, type MetricsRegistry } from './ops/prometheus';
+export { KEY_KINDS, keyKind, type KeyKind, type StoreInventory } from './engine/maintenance/inventory';
+export type { ChannelInspection, ChannelQuery, ScopeInspection } from './engine/maintenance/inspect';
+export { MemoryTurnSchema, ContextRequestSchema, ConversationLocationSchema, MAX_MESSAGE_CHARS } from './engine/schemas/validation';
+export { BudgetPolicy } from './engine/context/budget';
+export { Keys } from './engine/store/keys';
+export { tokenCount } from './engine/format/tokens';
+export { foldIntoDigest } from './engine/summaries/digest';
+export type { SummaryTarget } from './engine/summaries/SummaryWriter';
+export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './engine/summaries/SummaryWriter';
+export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase, type MemoryStoreRecovery } from './plugin/events';
+export type { StoreHealthChange, StoreHealthCounters } from './engine/store/StoreHealth';
+export type { MemoryPluginOptions } from './plugin/options';
+export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './plugin/turn';
+export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './plugin/context';
 export {
 	shortTermMemoryTool,
 	shortTermMemoryToolFor,
@@ -31,13 +31,13 @@ export {
 	rememberTool,
 	handleRememberTool,
 	REMEMBER_TOOL_NAME
-} from './discord/tool';
-export { RememberToolSchema, type RememberArguments } from './engine/remember';
+} from './plugin/tool';
+export { RememberToolSchema, type RememberArguments } from './engine/account/remember';
 
 import type { MemoryEngine } from './engine/MemoryEngine';
-import type { MemoryErrorContext, MemoryEvents, MemoryStoreRecovery } from './discord/events';
-import type { MemoryPluginOptions } from './discord/options';
-import type { MemoryTurn, RecordTurnResult } from './engine/types';
+import type { MemoryErrorContext, MemoryEvents, MemoryStoreRecovery } from './plugin/events';
+import type { MemoryPluginOptions } from './plugin/options';
+import type { MemoryTurn, RecordTurnResult } from './engine/schemas/types';
 
 declare module 'discord.js' {
 	interface ClientOptions {

@@ -2,11 +2,11 @@ import { container, Plugin, postInitialization, preLogin, SapphireClient } from 
 import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
-import { MemoryEvents } from './discord/events';
+import { MemoryEvents } from './plugin/events';
 import { MemoryEngine } from './engine/MemoryEngine';
-import { registerMemoryMetrics } from './engine/prometheus';
+import { registerMemoryMetrics } from './ops/prometheus';
 // The module augmentation (ClientOptions.memory, Container.memory) lives in the root entry.
-import type {} from './index';
+import type {} from '.';
 
 /** Takes each client's engine out of the Prometheus registry when the client is destroyed. */
 const unregisterMetrics = new WeakMap<SapphireClient, () => void>();

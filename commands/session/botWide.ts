@@ -1,4 +1,4 @@
-import type { LatencyHistogram } from '../../src/engine/latency';
+import type { LatencyHistogram } from '../../src/engine/stats/LatencyRecorder';
 import type { MemoryCounters } from '../../src/engine/MemoryEngine';
 
 const count = (value: number) => value.toLocaleString('en-US');

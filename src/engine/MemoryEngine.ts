@@ -1,29 +1,29 @@
 import type Keyv from 'keyv';
-import * as Account from './account';
-import { Archive } from './archive';
-import { AUTHOR_FLUSH_MS, AuthorIndex } from './authors';
-import { recordTurn } from './capture';
+import * as Account from './account/account';
+import { Archive } from './archive/Archive';
+import { AUTHOR_FLUSH_MS, AuthorIndex } from './ledger/AuthorIndex';
+import { recordTurn } from './capture/recordTurn';
 import { type MemoryConfig, resolveConfig } from './config';
-import { buildContext } from './context';
-import { ScopeDirectory } from './directory';
-import * as Erasure from './erasure';
+import { buildContext } from './context/buildContext';
+import { ScopeDirectory } from './ledger/ScopeDirectory';
+import * as Erasure from './account/erasure';
 import { isOutage, MemoryError } from './errors';
-import type { StoreHealthChange, StoreHealthCounters } from './health';
-import { type ChannelInspection, type ChannelQuery, inspectChannel } from './inspect';
-import { type StoreInventory, takeInventory } from './inventory';
-import * as LongTerm from './longterm';
-import { type LatencyHistogram, LatencyRecorder } from './latency';
-import { keptPastExpiryMs } from './maintenance/grace';
-import { Registry } from './maintenance/registry';
-import { type SweepCounters, SweepSchedule } from './maintenance/schedule';
+import type { StoreHealthChange, StoreHealthCounters } from './store/StoreHealth';
+import { type ChannelInspection, type ChannelQuery, inspectChannel } from './maintenance/inspect';
+import { type StoreInventory, takeInventory } from './maintenance/inventory';
+import * as LongTerm from './account/longTerm';
+import { type LatencyHistogram, LatencyRecorder } from './stats/LatencyRecorder';
+import { keptPastExpiryMs } from './store/grace';
+import { Registry } from './store/Registry';
+import { type SweepCounters, SweepSchedule } from './maintenance/SweepSchedule';
 import { sweep, type SweepResult } from './maintenance/sweep';
-import { assertId, SettingsRepository } from './settings';
-import { wipeChannel } from './moderation';
-import { parseRemember, type RememberArguments } from './remember';
-import { markSummariesStale } from './staleness';
-import { MemoryStore } from './store';
-import { BackgroundSummarizer, type SummarizerCounters, summarizerCounters } from './summarizer';
-import { type SummaryTarget, SummaryWriter } from './summary';
+import { assertId, SettingsRepository } from './privacy/SettingsRepository';
+import { wipeChannel } from './account/moderation';
+import { parseRemember, type RememberArguments } from './account/remember';
+import { markSummariesStale } from './summaries/staleness';
+import { MemoryStore } from './store/MemoryStore';
+import { BackgroundSummarizer, type SummarizerCounters, summarizerCounters } from './summaries/BackgroundSummarizer';
+import { type SummaryTarget, SummaryWriter } from './summaries/SummaryWriter';
 import {
 	type ClearAllResult,
 	type ClearShortTermResult,
@@ -45,8 +45,8 @@ import {
 	type UserExport,
 	type UserProfile,
 	type UserSettings
-} from './types';
-import { ContextRequestSchema, MemoryTurnSchema, MessagesChangeSchema, parseInput, StatusLocationSchema } from './validation';
+} from './schemas/types';
+import { ContextRequestSchema, MemoryTurnSchema, MessagesChangeSchema, parseInput, StatusLocationSchema } from './schemas/validation';
 
 /** Where the engine logs; `console` fits, and so does Sapphire's `container.logger`. */
 export interface MemoryLogger {

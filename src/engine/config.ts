@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
-import type { SqliteSynchronous } from './sqliteAdapter';
+import type { SqliteSynchronous } from './store/SqliteAdapter';
 
 const HOUR_LIMIT = 24 * 365;
 

@@ -15,7 +15,7 @@ import {
 	shortTermMemoryTool,
 	shortTermMemoryToolFor
 } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/types';
+import type { ShortTermEntry } from '../../src/engine/schemas/types';
 import {
 	ALICE,
 	ALICE_DM,

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryEngine } from '../../src';
-import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive';
+import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive/Archive';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { ask, MAYA, said, turn } from '../support/turns';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSummary, summaryPrompt } from '../../src/engine/citations';
-import { retryAfterMs } from '../../src/engine/chatCompletions';
+import { checkSummary, summaryPrompt } from '../../src/engine/summaries/citations';
+import { retryAfterMs } from '../../src/engine/summaries/chatCompletions';
 import { listedIds } from '../support/chat-endpoint';
 
 const given = ['101', '102', '103'];

@@ -1,9 +1,9 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { Keys, MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
-import { Archive } from '../../src/engine/archive';
-import type { Listings } from '../../src/engine/directory';
-import type { ShortTermEntry } from '../../src/engine/types';
+import { Archive } from '../../src/engine/archive/Archive';
+import type { Listings } from '../../src/engine/ledger/ScopeDirectory';
+import type { ShortTermEntry } from '../../src/engine/schemas/types';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { rowsHolding } from '../support/raw';

@@ -1,8 +1,8 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type MemoryEngine, PrivacyLevel } from '../../src';
-import type { MemoryStore } from '../../src/engine/store';
-import type { ShortTermEntry } from '../../src/engine/types';
+import type { MemoryStore } from '../../src/engine/store/MemoryStore';
+import type { ShortTermEntry } from '../../src/engine/schemas/types';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import {

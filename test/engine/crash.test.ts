@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Keyv from 'keyv';
 import { Keys, MemoryEngine, type MemoryTurn, type TurnMessage } from '../../src';
-import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive';
+import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive/Archive';
 import { CRASH_STREAMS, crashTurnParts, HISTORY_TURNS, type StartedTurn } from '../support/crash-stream';
 import { archivedIds, checkStore, decodeRows, type RawRows, readThroughEngine, SnapshotStore, sqliteRows } from '../support/store-check';
 import { CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, said, snowflake, THEO, turn } from '../support/turns';

@@ -13,8 +13,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextRequest, ContextRequestSchema, type MemoryEngine, type MemoryTurn, MemoryTurnSchema, PrivacyLevel } from '../../src';
-import { LATEST_TIME } from '../../src/engine/storedValues';
-import { cleanText } from '../../src/engine/text';
+import { LATEST_TIME } from '../../src/engine/store/storedValues';
+import { cleanText } from '../../src/engine/capture/cleanText';
 import { backends, openEngine, TestClock } from '../support/backends';
 
 const RUNS_FACTOR = Number(process.env.PROPERTY_RUNS_FACTOR ?? 1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEngine } from '../../src';
-import { LISTING_SLACK_MS } from '../../src/engine/directory';
+import { LISTING_SLACK_MS } from '../../src/engine/ledger/ScopeDirectory';
 import { backends, TestClock } from '../support/backends';
 import { ask, CHANNEL, GUILD, MAYA, turn } from '../support/turns';
 

@@ -1,9 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BudgetPolicy, Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import { LongTermLimits, topicSlug } from '../../src/engine/longterm';
-import type { MemoryStore } from '../../src/engine/store';
-import type { UserProfile } from '../../src/engine/types';
+import { LongTermLimits, topicSlug } from '../../src/engine/account/longTerm';
+import type { MemoryStore } from '../../src/engine/store/MemoryStore';
+import type { UserProfile } from '../../src/engine/schemas/types';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, MAYA, NOVA, THEO, turn } from '../support/turns';

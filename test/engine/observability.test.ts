@@ -1,7 +1,7 @@
 import { register as defaultRegistry, Registry } from 'prom-client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LATENCY_BUCKETS_MS, type MemoryContext, type MemoryEngine, METRIC_NAMES, PrivacyLevel, registerMemoryMetrics } from '../../src';
-import { LatencyRecorder, quantile } from '../../src/engine/latency';
+import { LatencyRecorder, quantile } from '../../src/engine/stats/LatencyRecorder';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, DM_CHANNEL, MAYA, OTHER_CHANNEL, said, THEO, turn } from '../support/turns';

@@ -2,7 +2,7 @@ import Keyv from 'keyv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryEngine, MemoryError } from '../../src';
 import { storeError } from '../../src/engine/errors';
-import { StoreHealth } from '../../src/engine/health';
+import { StoreHealth } from '../../src/engine/store/StoreHealth';
 import { ask, turn } from '../support/turns';
 
 /**

@@ -30,7 +30,7 @@ import {
 	type TurnMessage,
 	type TurnResponse
 } from '../../src';
-import { truncateToTokens } from '../../src/engine/tokens';
+import { truncateToTokens } from '../../src/engine/format/tokens';
 import { backends, openEngine, TestClock } from '../support/backends';
 
 const sqlite = backends[0]!;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { messageLine } from '../../src/engine/format';
-import { SCANNED_INDEX_MAX, ScopeIndex } from '../../src/engine/search';
-import { tokenCount } from '../../src/engine/tokens';
-import type { StoredMessage } from '../../src/engine/types';
+import { messageLine } from '../../src/engine/format/lines';
+import { SCANNED_INDEX_MAX, ScopeIndex } from '../../src/engine/archive/ScopeIndex';
+import { tokenCount } from '../../src/engine/format/tokens';
+import type { StoredMessage } from '../../src/engine/schemas/types';
 
 const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket puzzle rocket lantern harbor meadow pepper'.split(' ');
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, type MemoryConfig, type MemoryContext, type MemoryTurn } from '../../src';
-import type { AuthorListings } from '../../src/engine/authors';
-import type { Listings } from '../../src/engine/directory';
-import { Registry } from '../../src/engine/maintenance/registry';
-import { MemoryStore } from '../../src/engine/store';
+import type { AuthorListings } from '../../src/engine/ledger/AuthorIndex';
+import type { Listings } from '../../src/engine/ledger/ScopeDirectory';
+import { Registry } from '../../src/engine/store/Registry';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { backends } from '../support/backends';
 import { ShardProcess } from '../support/shards';
 import { ask, MAYA, NOVA, said, snowflake, THEO } from '../support/turns';

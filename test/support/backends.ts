@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEngine, type MemoryEngineOptions } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 
 /** A store the engine suite runs against. */
 export interface Backend {

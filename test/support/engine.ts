@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 import type { MemoryConfig, MemoryEngine } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { type Backend, openEngine, TestClock } from './backends';
 
 /** What each test gets: a fresh engine, a second handle on the same store to read it around the engine, and where it lives. */

@@ -7,7 +7,7 @@ import { ChannelType, Events, GatewayIntentBits, type Message, MessageFlags, Ove
 import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
-import { MemoryStore } from '../../src/engine/store';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { FakeDiscord, type FakeInteraction, type RecordedRequest, SnowflakeGenerator } from '../../tools/fake-discord';
 
 /** The members of the test guild. Carol moderates; only Alice and the moderators can view #secret. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { MemoryStore, sqlitePath } from '../../src/engine/store';
+import { MemoryStore, sqlitePath } from '../../src/engine/store/MemoryStore';
 
 /**
  * Every key and value the store holds, one `key value` line each, read around the engine: with the

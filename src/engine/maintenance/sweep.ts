@@ -1,12 +1,12 @@
-import type { Archive } from '../archive';
-import type { AuthorIndex } from '../authors';
+import type { Archive } from '../archive/Archive';
+import type { AuthorIndex } from '../ledger/AuthorIndex';
 import type { MemoryConfig } from '../config';
-import type { ScopeDirectory } from '../directory';
-import type { MemoryStore } from '../store';
-import { sweepArchives } from './archives';
-import { sweepAuthors } from './authors';
-import type { Registry } from './registry';
-import { sweepShortTerm } from './shortTerm';
+import type { ScopeDirectory } from '../ledger/ScopeDirectory';
+import type { MemoryStore } from '../store/MemoryStore';
+import { sweepArchives } from './sweepArchives';
+import { sweepAuthors } from './sweepAuthors';
+import type { Registry } from '../store/Registry';
+import { sweepShortTerm } from './sweepShortTerm';
 
 /** What one sweep deleted, and how long it took. */
 export interface SweepResult {

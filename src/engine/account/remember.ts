@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { MemoryError } from '../errors';
+
+/** The arguments the persona's LLM passes to `remember`. */
+export const RememberToolSchema = z.object({
+	kind: z
+		.enum(['preference', 'note', 'tag', 'topic'])
+		.describe('preference: a named preference; note: a fact about the user; tag: a short label; topic: a titled note about one subject'),
+	name: z.string().max(100).optional().describe('The preference name or the topic title (required for preference and topic)'),
+	text: z.string().describe('What to remember, in one or two sentences')
+});
+
+export type RememberArguments = z.infer<typeof RememberToolSchema>;
+
+/** Parses the tool's arguments, with an error the LLM can read. */
+export function parseRemember(input: unknown): RememberArguments {
+	const parsed = RememberToolSchema.safeParse(input);
+	if (!parsed.success)
+		throw new MemoryError(
+			'INVALID_INPUT',
+			`remember needs {"kind": "preference" | "note" | "tag" | "topic", "name"?: string, "text": string}: ${z.prettifyError(parsed.error)}`
+		);
+	const { kind, name, text } = parsed.data;
+	if ((kind === 'preference' || kind === 'topic') && !name?.trim())
+		throw new MemoryError('INVALID_INPUT', `remember needs a "name" for a ${kind}.`);
+	if (!text.trim()) throw new MemoryError('INVALID_INPUT', 'remember needs a non-empty "text".');
+	return parsed.data;
+}

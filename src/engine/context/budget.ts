@@ -1,0 +1,93 @@
+import { byTime } from '../ledger/entries';
+import { dayLabel, messageLine } from '../format/lines';
+import { joinedTokenCount, tokenCount } from '../format/tokens';
+import type { StoredMessage } from '../schemas/types';
+
+/**
+ * How the token budget is shared (the README documents it). Tiers are filled in this order, each
+ * up to its share of what is left; whatever a tier does not use passes to the relevant tier,
+ * which takes the rest.
+ */
+export const BudgetPolicy = {
+	/** The newest messages of this scope, verbatim. */
+	recentShare: 0.3,
+	/** This channel's summary, then other channels. */
+	summaryShare: 0.25,
+	/**
+	 * This channel's digest (when there is no summary) takes at most this share of the summary tier:
+	 * other channels keep room, and what is left passes to the relevant tier (the recall test measures it).
+	 */
+	digestShare: 0.5,
+	/** The user's profile and matching topic notes. */
+	profileShare: 0.15,
+	/** Tokens kept for the blank line between two blocks. */
+	blockSeparatorTokens: 2,
+	/** A hit scoring at least this share of the best hit brings its neighbours along. */
+	neighbourScoreRatio: 0.7,
+	/** No single older message may take more than this share of the relevant tier. */
+	maxMessageShare: 0.35
+} as const;
+
+/**
+ * Picks messages, in the priority order given, while their lines (and the date lines that
+ * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
+ */
+export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number): StoredMessage[] {
+	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, messageTokens, timeOf).chosen.sort(byTime);
+}
+
+/**
+ * {@link fitMessages} of any items with a time and a line; an item whose line takes more than `maxItemTokens`
+ * is passed over. Returns the chosen in the order given (the caller puts them in time order) and the tokens
+ * they take as dated lines under `fixedTokens`' header, each line and day line with its newline.
+ */
+export function fitByDay<T>(
+	candidates: Iterable<T>,
+	budget: number,
+	fixedTokens: number,
+	maxItemTokens: number,
+	tokensOf: (item: T) => number,
+	time: (item: T) => number
+): { chosen: T[]; tokens: number } {
+	const chosen: T[] = [];
+	const days = new Set<string>();
+	let used = fixedTokens;
+	for (const item of candidates) {
+		// Nothing useful fits in the last few tokens.
+		if (budget - used < 8) break;
+		const lineTokens = tokensOf(item);
+		if (lineTokens > maxItemTokens) continue;
+		const day = dayLabel(time(item));
+		const cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
+		if (used + cost > budget) continue;
+		used += cost;
+		days.add(day);
+		chosen.push(item);
+	}
+	return { chosen, tokens: used };
+}
+
+const timeOf = (message: StoredMessage) => message.ts;
+
+const dayTokens = new Map<string, number>();
+
+/** Tokens of the line `2026-03-02:` that opens a day ({@link dayLabel}'s labels are few, and so are these). */
+export function dayLineTokens(label: string): number {
+	let tokens = dayTokens.get(label);
+	if (tokens === undefined) {
+		tokens = tokenCount(`${label}:`);
+		if (dayTokens.size >= 4096) dayTokens.clear();
+		dayTokens.set(label, tokens);
+	}
+	return tokens;
+}
+
+/** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
+export function messageTokens(message: StoredMessage): number {
+	return tokenCount(messageLine(message));
+}
+
+/** Lines with their true (upper-bound) token count. */
+export function measured(lines: string[]): { text: string; tokens: number } {
+	return { text: lines.join('\n'), tokens: joinedTokenCount(lines) };
+}

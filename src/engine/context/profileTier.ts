@@ -1,0 +1,75 @@
+import { measured } from './budget';
+import { collapsedText, type StoredTopics } from '../account/longTerm';
+import { processTerm } from '../archive/ScopeIndex';
+import { tokenCount, truncateToTokens } from '../format/tokens';
+import type { ContextBlock, UserProfile } from '../schemas/types';
+
+const HEADER = 'What this user asked you to remember about them:';
+const TOPICS_HEADER = 'Their notes on topics that came up:';
+
+/** Stemmed terms of a text, as the archive's search sees them. */
+function terms(text: string): Set<string> {
+	return new Set(text.split(/[^\p{L}\p{N}]+/u).flatMap((word) => processTerm(word) ?? []));
+}
+
+/**
+ * The profile tier: preferences as `name: value`, notes and tags, then the topic notes sharing a
+ * stemmed term with the query, most shared terms first. Lines are chosen in that priority until
+ * `budget` is spent (a topic line may be cut), then shown in reading order.
+ */
+export function profileBlock(profile: UserProfile | undefined, topics: StoredTopics | undefined, query: string, budget: number): ContextBlock | null {
+	let used = tokenCount(HEADER);
+	if (budget <= used) return null;
+	const take = (line: string) => {
+		const cost = tokenCount(line) + 1;
+		if (used + cost > budget) return false;
+		used += cost;
+		return true;
+	};
+
+	const preferences = Object.entries(profile?.preferences ?? {}).flatMap(([name, value]) => {
+		const line = `${collapsedText(name)}: ${collapsedText(value)}`;
+		return take(line) ? [line] : [];
+	});
+
+	const wanted = terms(query);
+	const matching = Object.entries(topics ?? {})
+		.map(([slug, topic]) => {
+			const own = terms(`${topic.title} ${topic.note}`);
+			return { slug, topic, shared: [...wanted].filter((term) => own.has(term)).length };
+		})
+		.filter((candidate) => candidate.shared > 0)
+		.sort((a, b) => b.shared - a.shared || b.topic.updatedAt - a.topic.updatedAt);
+	const topicLines: string[] = [];
+	const sourceIds: string[] = [];
+	for (const { slug, topic } of matching) {
+		const header = topicLines.length === 0 ? tokenCount(TOPICS_HEADER) + 1 : 0;
+		const room = budget - used - header - 1;
+		// Nothing useful fits in the last few tokens.
+		if (room < 8) break;
+		const full = `- ${collapsedText(topic.title)}: ${collapsedText(topic.note)}`;
+		const line = tokenCount(full) <= room ? full : truncateToTokens(full, room);
+		if (!line) continue;
+		used += header + tokenCount(line) + 1;
+		topicLines.push(line);
+		sourceIds.push(`topic:${slug}`);
+	}
+
+	const notes = (profile?.notes ?? []).flatMap((note) => {
+		const line = `- ${collapsedText(note)}`;
+		return take(line) ? [line] : [];
+	});
+	const tags = [...(profile?.tags ?? [])];
+	while (tags.length > 0 && !take(`Tags: ${tags.join(', ')}`)) tags.pop();
+
+	const lines = [
+		HEADER,
+		...preferences,
+		...notes,
+		...(tags.length > 0 ? [`Tags: ${tags.join(', ')}`] : []),
+		...(topicLines.length > 0 ? [TOPICS_HEADER, ...topicLines] : [])
+	];
+	if (lines.length === 1) return null;
+	const { text, tokens } = measured(lines);
+	return { tier: 'profile', text, tokens, sourceIds };
+}

@@ -1,0 +1,77 @@
+import type { StoredMessage } from '../schemas/types';
+
+const MINUTE = 60_000;
+
+const DAY = 86_400_000;
+const dayLabels = new Map<number, string>();
+
+/** `2026-03-02` (UTC): the date header that groups snippet lines. */
+export function dayLabel(ts: number): string {
+	const day = Math.floor(ts / DAY);
+	let label = dayLabels.get(day);
+	if (label === undefined) {
+		label = new Date(ts).toISOString().slice(0, 10);
+		// A few years of days at most; past that the map starts again rather than grow.
+		if (dayLabels.size >= 4096) dayLabels.clear();
+		dayLabels.set(day, label);
+	}
+	return label;
+}
+
+const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
+
+/** The text on one line: a line break inside a message must not start a line of its own. */
+export function oneLine(text: string): string {
+	if (!LINE_BREAK.test(text)) return text;
+	// A match starts only where a run of white space starts, so a long run with no line break is scanned once (not quadratic).
+	return text.replace(/(?<!\s)\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
+}
+
+/** `18:05` (UTC): the time a snippet line opens with. */
+export function timeLabel(ts: number): string {
+	const minutes = Math.floor((((ts % DAY) + DAY) % DAY) / MINUTE);
+	const hours = Math.floor(minutes / 60);
+	return `${hours < 10 ? '0' : ''}${hours}:${minutes % 60 < 10 ? '0' : ''}${minutes % 60}`;
+}
+
+/** Who wrote a message, as a line names them. */
+export function speakerName(message: StoredMessage): string {
+	return message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
+}
+
+/** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
+export function messageLine(message: StoredMessage): string {
+	return `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
+}
+
+/** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */
+export function relativeTime(ts: number, now: number): string {
+	const elapsed = Math.max(0, now - ts);
+	if (elapsed < MINUTE) return 'just now';
+	if (elapsed < 60 * MINUTE) return `${Math.floor(elapsed / MINUTE)} min ago`;
+	if (elapsed < 48 * 60 * MINUTE) return `${Math.floor(elapsed / (60 * MINUTE))} h ago`;
+	return `${Math.floor(elapsed / (24 * 60 * MINUTE))} d ago`;
+}
+
+/**
+ * Lines for messages in chronological order, each day opened by its date, so the time of every
+ * snippet is complete without repeating the date on every line.
+ */
+export function datedLines(messages: readonly StoredMessage[]): string[] {
+	return linesByDay(messages, (message) => message.ts, messageLine);
+}
+
+/** `line` of each item, in the order given (chronological), each day opened by its date line. */
+export function linesByDay<T>(items: readonly T[], time: (item: T) => number, line: (item: T) => string): string[] {
+	const lines: string[] = [];
+	let day = '';
+	for (const item of items) {
+		const label = dayLabel(time(item));
+		if (label !== day) {
+			lines.push(`${label}:`);
+			day = label;
+		}
+		lines.push(line(item));
+	}
+	return lines;
+}

@@ -1,0 +1,113 @@
+import type { Archive } from '../archive/Archive';
+import type { MemoryConfig } from '../config';
+import { entryLifetimeMs, isExpired } from '../ledger/entries';
+import { scanStore } from './inventory';
+import { DM_SERVER_ID, parseScopeKey } from '../store/keys';
+import type { MemoryStore } from '../store/MemoryStore';
+import type { BackgroundSummary, DigestLine, ShortTermEntry, StoredMessage } from '../schemas/types';
+
+/** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
+export interface ChannelQuery {
+	channelId: string;
+	/** The channel's server, or null for a DM; left out, the channel's memory wherever it is. */
+	serverId?: string | null;
+	/** How many of the newest archived messages to show per scope. @default 10 */
+	latest?: number;
+}
+
+/** One live scope of a channel (one persona's memory of it), as an operator sees it. */
+export interface ScopeInspection {
+	key: string;
+	scope: 'user' | 'server';
+	/** `"DM"` for a DM. */
+	serverId: string;
+	/** The member a DM scope belongs to; null for a server scope. */
+	userId: string | null;
+	personaId: string | null;
+	/** The short-term entry; null when it expired or is gone (its archive may remain). */
+	entry: {
+		messages: StoredMessage[];
+		summary: string | null;
+		categories: Record<string, string> | null;
+		digest: DigestLine[];
+		backgroundSummary: BackgroundSummary | null;
+		lastUpdated: number;
+		expiresAt: number;
+	} | null;
+	/** The scope's archive: how many messages, their span, and the newest ones, oldest first. */
+	archive: { messages: number; oldest: number | null; newest: number | null; latest: StoredMessage[] };
+}
+
+/** The live memory of one channel (`sapphire-memory inspect --channel`). */
+export interface ChannelInspection {
+	channelId: string;
+	serverId: string | null;
+	scopes: ScopeInspection[];
+}
+
+/** What {@link inspectChannel} reads through. */
+export interface InspectDependencies {
+	store: MemoryStore;
+	archive: Archive;
+	config: MemoryConfig;
+}
+
+/**
+ * The live scopes of a channel (server scope in a guild, user scope in a DM), every persona's, with
+ * their entries and archives. It scans the namespace's keys: a tool for operators, never the reply path.
+ */
+export async function inspectChannel(deps: InspectDependencies, query: ChannelQuery, now: number): Promise<ChannelInspection> {
+	const found = new Set<string>();
+	for await (const [key] of scanStore(deps.store, deps.config.storeNamespace)) {
+		// An archive outlives its entry: its keys name the scope too.
+		const scopeKey = key.startsWith('archive:') ? archiveScope(key) : key;
+		const parts = parseScopeKey(scopeKey);
+		if (!parts || parts.channelId !== query.channelId) continue;
+		if (typeof query.serverId === 'string' && (parts.scope !== 'server' || parts.ownerId !== query.serverId)) continue;
+		if (query.serverId === null && parts.scope !== 'user') continue;
+		found.add(scopeKey);
+	}
+	const keys = [...found].sort();
+	const entries = await deps.store.getMany<ShortTermEntry>(keys);
+	const latest = query.latest ?? 10;
+	const scopes: ScopeInspection[] = [];
+	for (const [index, key] of keys.entries()) {
+		const parts = parseScopeKey(key)!;
+		const stored = entries[index];
+		// A member's own copy of a guild conversation is not the channel's live memory: the server scope is.
+		if (parts.scope === 'user' && stored && stored.serverId !== DM_SERVER_ID) continue;
+		const entry = stored && !isExpired(stored, deps.config, now) ? stored : null;
+		const archived = await deps.archive.read(key);
+		if (parts.scope === 'user' && !entry && archived.length === 0) continue;
+		scopes.push({
+			key,
+			scope: parts.scope,
+			serverId: parts.scope === 'server' ? parts.ownerId : DM_SERVER_ID,
+			userId: parts.scope === 'user' ? parts.ownerId : null,
+			personaId: parts.personaId,
+			entry: entry && {
+				messages: entry.messages,
+				summary: entry.summary,
+				categories: entry.categories,
+				digest: entry.digest ?? [],
+				backgroundSummary: entry.backgroundSummary ?? null,
+				lastUpdated: entry.lastUpdated,
+				expiresAt: entry.lastUpdated + entryLifetimeMs(entry, deps.config)
+			},
+			archive: {
+				messages: archived.length,
+				oldest: archived.reduce<number | null>((oldest, message) => Math.min(oldest ?? message.ts, message.ts), null),
+				newest: archived.reduce<number | null>((newest, message) => Math.max(newest ?? message.ts, message.ts), null),
+				latest: [...archived].sort((a, b) => a.ts - b.ts).slice(-latest)
+			}
+		});
+	}
+	return { channelId: query.channelId, serverId: query.serverId ?? null, scopes };
+}
+
+/** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:tombstones`. */
+function archiveScope(key: string): string {
+	const inner = key.slice('archive:'.length);
+	const cut = inner.search(/:(head|tombstones|chunk:\d+|seen:.*)$/);
+	return cut === -1 ? inner : inner.slice(0, cut);
+}

@@ -1,0 +1,44 @@
+import { Keys } from '../store/keys';
+import { inBatches } from './batches';
+import type { SweepDependencies, SweepResult } from './sweep';
+
+const DAY = 86_400_000;
+
+/** What the archive pass learnt, for the author pass. */
+export interface ArchiveSweep {
+	/** Per scope: the oldest message time its archive still holds, or null when it holds nothing (the author pass adds scopes it finds gone). */
+	floors: Map<string, number | null>;
+	/** Members' archived messages deleted, by author then scope. */
+	deletedByAuthor: Map<string, Map<string, number>>;
+}
+
+/** Deletes every registered archive's chunks past retention (all of them while the archive is off). */
+export async function sweepArchives(deps: SweepDependencies, now: number, result: SweepResult): Promise<ArchiveSweep> {
+	const before = now - deps.config().archiveRetentionDays * DAY;
+	const swept: ArchiveSweep = { floors: new Map(), deletedByAuthor: new Map() };
+	await inBatches(
+		await deps.registry.list('archives'),
+		async (scopes) => {
+			await Promise.all(
+				scopes.map((scopeKey) =>
+					// Under the head's lock, as capture appends: the registry id goes before an append can note it again.
+					deps.store.lock.run(Keys.archiveHead(scopeKey), async () => {
+						const expiry = await deps.archive.expire(scopeKey, before);
+						if (expiry.gone) await deps.registry.remove('archives', [scopeKey]);
+						swept.floors.set(scopeKey, expiry.floor);
+						result.chunksDeleted += expiry.chunks;
+						result.archivedMessagesDeleted += expiry.messages;
+						result.markersDeleted += expiry.markers;
+						if (expiry.emptied) result.archivesDeleted++;
+						for (const [authorId, count] of Object.entries(expiry.authors)) {
+							const scopesOfAuthor = swept.deletedByAuthor.get(authorId) ?? new Map<string, number>();
+							swept.deletedByAuthor.set(authorId, scopesOfAuthor.set(scopeKey, count));
+						}
+					})
+				)
+			);
+		},
+		16
+	);
+	return swept;
+}

@@ -1,0 +1,55 @@
+import type { AuthorListing, AuthorListings } from '../ledger/AuthorIndex';
+import { isExpired } from '../ledger/entries';
+import { Keys } from '../store/keys';
+import type { ArchiveHead } from '../archive/Archive';
+import type { ShortTermEntry } from '../schemas/types';
+import type { ArchiveSweep } from './sweepArchives';
+import { inBatches } from './batches';
+import type { SweepDependencies, SweepResult } from './sweep';
+
+/**
+ * Brings each author index in line with what the scopes still hold: counts lose the messages the
+ * archive pass deleted, and a scope goes from the index once neither its live short-term entry nor
+ * its archive can hold the author's messages (the archive is gone, or the author's newest message
+ * there is older than everything it kept).
+ */
+export async function sweepAuthors(deps: SweepDependencies, now: number, archives: ArchiveSweep, result: SweepResult): Promise<void> {
+	const config = deps.config();
+	const floors = archives.floors;
+	await inBatches(await deps.registry.list('authors'), async (authorIds) => {
+		const indexes = await deps.store.getMany<AuthorListings>(authorIds.map(Keys.authorIndex));
+		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
+		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.
+		const unlisted = scopes.filter((scopeKey) => !floors.has(scopeKey));
+		const [entries, heads] = await Promise.all([
+			deps.store.getMany<ShortTermEntry>(scopes),
+			deps.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
+		]);
+		for (const [index, scopeKey] of unlisted.entries()) {
+			if (!heads[index]) floors.set(scopeKey, null);
+			else await deps.registry.note('archives', scopeKey);
+		}
+		const entryOf = new Map(scopes.map((scopeKey, index) => [scopeKey, entries[index]]));
+
+		for (const [index, authorId] of authorIds.entries()) {
+			const deleted = archives.deletedByAuthor.get(authorId);
+			const change = (scopeKey: string, listing: AuthorListing): AuthorListing | null => {
+				// Unknown here (listed since this batch was read): kept.
+				if (!entryOf.has(scopeKey) || !floors.has(scopeKey)) return listing;
+				const entry = entryOf.get(scopeKey);
+				const inEntry =
+					entry !== undefined && !isExpired(entry, config, now) && entry.messages.some((message) => message.authorId === authorId);
+				const floor = floors.get(scopeKey)!;
+				if (!inEntry && (floor === null || listing.lastTs < floor)) return null;
+				const count = deleted?.get(scopeKey) ?? 0;
+				return count > 0 ? { ...listing, count: Math.max(0, listing.count - count) } : listing;
+			};
+			// Most indexes need nothing: only those that do are read again and rewritten under their lock.
+			const stored = indexes[index];
+			if (stored && Object.entries(stored).every(([scopeKey, listing]) => change(scopeKey, listing) === listing)) continue;
+			const pruned = await deps.authors.prune(authorId, change);
+			result.authorListingsDeleted += pruned.listings;
+			if (pruned.indexDeleted) result.authorIndexesDeleted++;
+		}
+	});
+}

@@ -1,0 +1,78 @@
+import type { MemoryError } from '../errors';
+
+/** Whether the store can be reached, and what its outages cost: `memory.stats().store`. */
+export interface StoreHealthCounters {
+	/** False from the first call that could not reach the store until a call started after that one succeeds. */
+	available: boolean;
+	/** Outages since the engine opened. */
+	outages: number;
+	/** Calls that failed because the store could not be reached, over every outage. */
+	unavailableCalls: number;
+	/** The current or last outage: when it started and ended (milliseconds since the epoch), the calls that failed in it, and the first failure. */
+	lastOutage: { startedAt: number; endedAt: number | null; failedCalls: number; firstError: string } | null;
+}
+
+/** The store became unreachable (once per outage, with the first failure) or is back (once per recovery). */
+export type StoreHealthChange =
+	| { available: false; at: number; error: MemoryError }
+	| { available: true; at: number; downMs: number; failedCalls: number };
+
+/**
+ * Follows the store's reachability from the calls themselves, so that an outage is told once when it
+ * starts and once when it ends, however many calls fail meanwhile. Calls are numbered as they start:
+ * an answer to a call that started before the last change (a failure in flight when the store came
+ * back, a success in flight when it went) tells nothing new and changes nothing.
+ */
+export class StoreHealth {
+	public readonly counters: StoreHealthCounters = { available: true, outages: 0, unavailableCalls: 0, lastOutage: null };
+	private readonly listeners = new Set<(change: StoreHealthChange) => void>();
+	private started = 0;
+	private changedAt = 0;
+
+	/** Calls `listener` on every change; returns the function that stops it. */
+	public onChange(listener: (change: StoreHealthChange) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** Numbers a call as it starts. */
+	public begin(): number {
+		return ++this.started;
+	}
+
+	public succeeded(call: number): void {
+		if (this.counters.available || call <= this.changedAt) return;
+		const outage = this.counters.lastOutage!;
+		outage.endedAt = Date.now();
+		this.counters.available = true;
+		this.changedAt = this.started;
+		this.tell({ available: true, at: outage.endedAt, downMs: outage.endedAt - outage.startedAt, failedCalls: outage.failedCalls });
+	}
+
+	/** Counts a failed call; returns its error. Only `STORE_UNAVAILABLE` says anything about reachability. */
+	public failed(call: number, error: MemoryError): MemoryError {
+		if (error.code !== 'STORE_UNAVAILABLE') return error;
+		this.counters.unavailableCalls++;
+		if (!this.counters.available || call <= this.changedAt) {
+			if (this.counters.lastOutage) this.counters.lastOutage.failedCalls++;
+			return error;
+		}
+		const at = Date.now();
+		this.counters.available = false;
+		this.counters.outages++;
+		this.counters.lastOutage = { startedAt: at, endedAt: null, failedCalls: 1, firstError: error.message };
+		this.changedAt = this.started;
+		this.tell({ available: false, at, error });
+		return error;
+	}
+
+	private tell(change: StoreHealthChange): void {
+		for (const listener of this.listeners) {
+			try {
+				listener(change);
+			} catch {
+				// A listener's failure must not turn into the store call's.
+			}
+		}
+	}
+}

@@ -1,0 +1,38 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { MemoryEngine } from '../../engine/MemoryEngine';
+import { UsageError } from './errors';
+
+/** The parsed options of a command line. */
+export type Values = Record<string, string | boolean | undefined>;
+
+/** One subcommand of `sapphire-memory`. */
+export interface CliCommand {
+	name: string;
+	/** One line, for the program's help. */
+	summary: string;
+	/** The command's `--help`, without the global options. */
+	help: string;
+	options: NonNullable<ParseArgsConfig['options']>;
+	/** Checks the options (throwing a {@link UsageError}) before the store is opened, then runs; resolves with the exit code. */
+	run(values: Values, open: () => Promise<MemoryEngine>): Promise<number>;
+}
+
+/** `--json`: machine-readable output instead of text. */
+export const jsonOption = { json: { type: 'boolean', default: false } } as const;
+
+/** A required string option, or a usage error naming it. */
+export function required(values: Values, name: string, command: string): string {
+	const value = values[name];
+	if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${command} needs --${name} <id>.`, command);
+	return value.trim();
+}
+
+/** Writes one block of text to standard output. */
+export function print(text: string): void {
+	process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Writes a value as indented JSON. */
+export function printJson(value: unknown): void {
+	print(JSON.stringify(value, null, 2));
+}

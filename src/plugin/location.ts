@@ -1,0 +1,16 @@
+import type { Message } from 'discord.js';
+import type { ConversationLocation } from '../engine/schemas/types';
+import type { PersonaIdentity } from './turn';
+
+/** The conversation `message` belongs to: its author, server (or DM), channel, thread parent and persona. */
+export function locationOf(message: Message, persona: PersonaIdentity = {}): ConversationLocation {
+	const channel = message.channel;
+	return {
+		userId: message.author.id,
+		serverId: message.guildId,
+		channelId: message.channelId,
+		parentChannelId: channel.isThread() ? channel.parentId : null,
+		personaId: persona.id ?? null,
+		personaLineageId: persona.lineageId ?? null
+	};
+}

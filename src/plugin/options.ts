@@ -1,0 +1,37 @@
+import type { Awaitable, PermissionResolvable } from 'discord.js';
+import type Keyv from 'keyv';
+import type { MemoryConfig } from '../engine/config';
+import type { MemoryMetricsOptions } from '../ops/prometheus';
+import type { PrivacyLevel } from '../engine/schemas/types';
+
+/** `new SapphireClient({ memory: { … } })`: every field is optional and overrides the environment. */
+export interface MemoryPluginOptions {
+	/** Overrides `MEMORY_STORE_URL`. */
+	storeUrl?: string;
+	/** A Keyv the host already has. */
+	keyv?: Keyv;
+	/** Overrides the environment, setting by setting. */
+	config?: Partial<MemoryConfig>;
+	/**
+	 * The host's own privacy setting for a user. Return `undefined` to fall back to the level the
+	 * member chose with `/session privacy`.
+	 */
+	resolvePrivacyLevel?: (userId: string) => Awaitable<PrivacyLevel | undefined>;
+	/** Log `memoryError` events through `container.logger`. @default true */
+	defaultErrorListener?: boolean;
+	/** Load the `/session` command. @default true */
+	sessionCommand?: boolean;
+	/** Guilds to register `/session` in; global when empty. @default [] */
+	commandGuildIds?: string[];
+	/** The permission a moderator needs for `/session wipe-channel`. @default PermissionFlagsBits.ManageMessages */
+	moderatorPermission?: PermissionResolvable;
+	/** How long the `/session clear scope:all` confirmation buttons stay valid. @default 60_000 */
+	confirmationTimeoutMs?: number;
+	/**
+	 * Publishes `memory.stats()` as Prometheus metrics (`sapphire_memory_…`) when the host has
+	 * `prom-client` installed: on its default registry, or on `{ registry }`; `false` publishes none.
+	 * The plugin serves no HTTP endpoint: the host serves its registry's `metrics()`.
+	 * @default {}
+	 */
+	metrics?: false | MemoryMetricsOptions;
+}
