@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { likeEscape } from '../src/engine/store/SqliteAdapter';
-import { redact } from '../src/engine/store/MemoryStore';
+import { redact } from '../src/engine/store/backends';
 import type { BackendName } from './options';
 
 /** A fresh, empty store for one measurement, and what the bench needs around the engine. */

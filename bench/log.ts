@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { MemoryLogger } from '../src/engine/MemoryEngine';
+import type { MemoryLogger } from '../src/engine';
 import { count } from './format';
 
 /** A progress line on stderr, so stdout keeps only the report. */

@@ -1,5 +1,5 @@
-import { tokenCount } from '../src/engine/format/tokens';
-import type { MemoryTurn } from '../src/engine/schemas/types';
+import { tokenCount } from '../src/engine';
+import type { MemoryTurn } from '../src/engine';
 
 /** A message as the naive reference keeps it. */
 export interface NaiveMessage {

@@ -1,8 +1,8 @@
 // The engine's own modules, not the package's entry: that one loads discord.js and Sapphire too, which a bot
 // loads anyway and which would count in the memory section's figure (some 38 MiB).
-import type { MemoryConfig } from '../src/engine/config';
-import { MemoryEngine } from '../src/engine/MemoryEngine';
-import type { ContextRequest, MemoryTurn } from '../src/engine/schemas/types';
+import type { MemoryConfig } from '../src/engine';
+import { MemoryEngine } from '../src/engine';
+import type { ContextRequest, MemoryTurn } from '../src/engine';
 import type { ChatCorpus } from './corpus';
 import { engineLogger } from './log';
 

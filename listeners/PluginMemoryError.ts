@@ -1,6 +1,6 @@
 import { Listener } from '@sapphire/framework';
 import { type MemoryErrorContext, MemoryEvents } from '../src/plugin/events';
-import { MemoryError } from '../src/engine/errors';
+import { MemoryError } from '../src/engine';
 
 /** Logs memory failures through `container.logger`; switch it off with `memory.defaultErrorListener: false`. */
 export class PluginListener extends Listener<typeof MemoryEvents.Error> {

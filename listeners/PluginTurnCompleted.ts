@@ -2,7 +2,7 @@ import { Listener } from '@sapphire/framework';
 import { MemoryEvents } from '../src/plugin/events';
 import { resolvedTurnPrivacyLevel } from '../src/plugin/privacy';
 import { reportMemoryError } from '../src/plugin/report';
-import type { MemoryTurn } from '../src/engine/schemas/types';
+import type { MemoryTurn } from '../src/engine';
 
 /** Records each turn the host reports; a failure is reported as `memoryError`, never thrown. */
 export class PluginListener extends Listener<typeof MemoryEvents.TurnCompleted> {

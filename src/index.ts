@@ -1,27 +1,9 @@
-export * from './engine/errors';
-export * from './engine/schemas/types';
-export * from './engine/config';
-export { MemoryEngine, type MemoryEngineOptions, type MemoryLogger, type MemoryCounters } from './engine/MemoryEngine';
-export type { SummarizerCounters } from './engine/summaries/BackgroundSummarizer';
-export type { SummaryRejection } from './engine/summaries/citations';
-export type { ChatFailureKind } from './engine/summaries/chatCompletions';
-export type { SweepResult } from './engine/maintenance/sweep';
-export type { SweepCounters } from './engine/maintenance/SweepSchedule';
-export { LATENCY_BUCKETS_MS, type LatencyHistogram } from './engine/stats/LatencyRecorder';
+export * from './engine';
 export { registerMemoryMetrics, METRIC_NAMES, type MemoryMetricsOptions, type MetricsRegistry } from './ops/prometheus';
-export { KEY_KINDS, keyKind, type KeyKind, type StoreInventory } from './engine/maintenance/inventory';
-export type { ChannelInspection, ChannelQuery, ScopeInspection } from './engine/maintenance/inspect';
-export { MemoryTurnSchema, ContextRequestSchema, ConversationLocationSchema, MAX_MESSAGE_CHARS } from './engine/schemas/validation';
-export { BudgetPolicy } from './engine/context/budget';
-export { Keys } from './engine/store/keys';
-export { tokenCount } from './engine/format/tokens';
-export { foldIntoDigest } from './engine/summaries/digest';
-export type { SummaryTarget } from './engine/summaries/SummaryWriter';
-export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './engine/summaries/SummaryWriter';
 export { MemoryEvents, type MemoryErrorContext, type MemoryErrorPhase, type MemoryStoreRecovery } from './plugin/events';
-export type { StoreHealthChange, StoreHealthCounters } from './engine/store/StoreHealth';
 export type { MemoryPluginOptions } from './plugin/options';
-export { turnFromMessages, type TurnFromMessagesInput, type PersonaIdentity } from './plugin/turn';
+export type { PersonaIdentity } from './plugin/location';
+export { turnFromMessages, type TurnFromMessagesInput } from './plugin/turn';
 export { contextForMessage, visibleChannelIds, EMPTY_CONTEXT, type ContextForMessageOptions } from './plugin/context';
 export {
 	shortTermMemoryTool,
@@ -32,12 +14,10 @@ export {
 	handleRememberTool,
 	REMEMBER_TOOL_NAME
 } from './plugin/tool';
-export { RememberToolSchema, type RememberArguments } from './engine/account/remember';
 
-import type { MemoryEngine } from './engine/MemoryEngine';
+import type { MemoryEngine, MemoryTurn, RecordTurnResult } from './engine';
 import type { MemoryErrorContext, MemoryEvents, MemoryStoreRecovery } from './plugin/events';
 import type { MemoryPluginOptions } from './plugin/options';
-import type { MemoryTurn, RecordTurnResult } from './engine/schemas/types';
 
 declare module 'discord.js' {
 	interface ClientOptions {

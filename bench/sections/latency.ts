@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import { type BenchStore, prepareStore } from '../backends';
 import { ChatCorpus } from '../corpus';
 import { count } from '../format';

@@ -1,4 +1,4 @@
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import type { NaiveMemory } from '../naive';
 import type { NaiveFigures, StorageGrowth } from '../results';
 import { ratio, summarize, timed, timedSync, type LatencySummary } from '../stats';

@@ -1,5 +1,5 @@
-import type { LatencyHistogram } from '../../src/engine/stats/LatencyRecorder';
-import type { MemoryCounters } from '../../src/engine/MemoryEngine';
+import type { LatencyHistogram } from '../../src/engine';
+import type { MemoryCounters } from '../../src/engine';
 
 const count = (value: number) => value.toLocaleString('en-US');
 

@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ChatInputCommandInteraction } from 'discord.js';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import { answer } from './reply';
 
 /** Prefix of the confirmation buttons' custom ids: `memory:clear-all:<confirm|cancel>:<userId>:<expiresAt>`. */

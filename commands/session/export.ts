@@ -1,5 +1,5 @@
 import { AttachmentBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import { answer } from './reply';
 
 /** `/session export`: everything stored about the member, as a JSON file only they can see. */

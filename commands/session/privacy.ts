@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
-import { PrivacyLevel } from '../../src/engine/schemas/types';
+import type { MemoryEngine } from '../../src/engine';
+import { PrivacyLevel } from '../../src/engine';
 import { answer } from './reply';
 
 const EXPLAINED: Record<PrivacyLevel, string> = {

@@ -1,5 +1,5 @@
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import { answer } from './reply';
 
 /** `/session profile`: the member's stored profile and topic notes. */

@@ -1,5 +1,5 @@
 import { ChannelType, type ChatInputCommandInteraction, type PermissionResolvable, PermissionsBitField } from 'discord.js';
-import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type { MemoryEngine } from '../../src/engine';
 import { answer } from './reply';
 
 /** The channels `/session wipe-channel` takes: those a persona talks in. */

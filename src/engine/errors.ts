@@ -56,3 +56,8 @@ function unreachable(cause: unknown): boolean {
 	}
 	return false;
 }
+
+/** True for a call that failed because of the store: unreachable, or answering with a failure. */
+export function isStoreError(error: unknown): boolean {
+	return error instanceof MemoryError && (error.code === 'STORE_UNAVAILABLE' || error.code === 'STORE_FAILURE');
+}

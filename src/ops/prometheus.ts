@@ -1,6 +1,6 @@
 import type * as PromClient from 'prom-client';
-import type { LatencyHistogram } from '../engine/stats/LatencyRecorder';
-import type { MemoryCounters } from '../engine/MemoryEngine';
+import type { LatencyHistogram } from '../engine';
+import type { MemoryCounters } from '../engine';
 
 /** The part of a prom-client `Registry` the memory metrics use; prom-client's registries fit. */
 export interface MetricsRegistry {

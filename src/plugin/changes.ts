@@ -1,6 +1,6 @@
 import { container } from '@sapphire/framework';
 import type { Message, PartialMessage } from 'discord.js';
-import type { MessagesChange } from '../engine/schemas/types';
+import type { MessagesChange } from '../engine';
 import { reportMemoryError } from './report';
 
 /**

@@ -1,9 +1,9 @@
 import { container } from '@sapphire/framework';
 import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
-import type { MemoryContext } from '../engine/schemas/types';
+import type { MemoryContext } from '../engine';
 import { locationOf } from './location';
 import { reportMemoryError } from './report';
-import type { PersonaIdentity } from './turn';
+import type { PersonaIdentity } from './location';
 
 /** Options of {@link contextForMessage}. */
 export interface ContextForMessageOptions {

@@ -1,6 +1,12 @@
 import type { Message } from 'discord.js';
-import type { ConversationLocation } from '../engine/schemas/types';
-import type { PersonaIdentity } from './turn';
+import type { ConversationLocation } from '../engine';
+
+/** The persona that spoke in a turn. */
+export interface PersonaIdentity {
+	id?: string | null;
+	lineageId?: string | null;
+	name?: string;
+}
 
 /** The conversation `message` belongs to: its author, server (or DM), channel, thread parent and persona. */
 export function locationOf(message: Message, persona: PersonaIdentity = {}): ConversationLocation {

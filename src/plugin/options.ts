@@ -1,8 +1,8 @@
 import type { Awaitable, PermissionResolvable } from 'discord.js';
 import type Keyv from 'keyv';
-import type { MemoryConfig } from '../engine/config';
+import type { MemoryConfig } from '../engine';
 import type { MemoryMetricsOptions } from '../ops/prometheus';
-import type { PrivacyLevel } from '../engine/schemas/types';
+import type { PrivacyLevel } from '../engine';
 
 /** `new SapphireClient({ memory: { … } })`: every field is optional and overrides the environment. */
 export interface MemoryPluginOptions {

@@ -1,5 +1,5 @@
 import { container } from '@sapphire/framework';
-import type { MemoryTurn, PrivacyLevel } from '../engine/schemas/types';
+import type { MemoryTurn, PrivacyLevel } from '../engine';
 
 /**
  * The host's privacy level for a user, when it supplied a resolver. The level is also stored, so

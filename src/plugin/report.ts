@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import { isOutage } from '../engine/errors';
+import { isOutage } from '../engine';
 import { type MemoryErrorContext, MemoryEvents } from './events';
 
 /**

@@ -1,12 +1,12 @@
 import { container } from '@sapphire/framework';
 import type { Message } from 'discord.js';
 import { z } from 'zod';
-import { MemoryError } from '../engine/errors';
-import { RememberToolSchema } from '../engine/account/remember';
-import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine/summaries/SummaryWriter';
+import { MemoryError } from '../engine';
+import { RememberToolSchema } from '../engine';
+import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine';
 import { locationOf } from './location';
 import { reportMemoryError } from './report';
-import type { PersonaIdentity } from './turn';
+import type { PersonaIdentity } from './location';
 
 /** A tool in the OpenAI-compatible `tools` format, its JSON schema generated from zod. */
 function functionTool(name: string, description: string, parameters: z.ZodType) {

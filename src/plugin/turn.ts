@@ -1,13 +1,6 @@
 import type { Collection, Message } from 'discord.js';
-import type { MemoryTurn, PrivacyLevel, TurnMessage } from '../engine/schemas/types';
-import { locationOf } from './location';
-
-/** The persona that spoke in a turn. */
-export interface PersonaIdentity {
-	id?: string | null;
-	lineageId?: string | null;
-	name?: string;
-}
+import type { MemoryTurn, PrivacyLevel, TurnMessage } from '../engine';
+import { locationOf, type PersonaIdentity } from './location';
 
 /** What the host has after a generation turn, as discord.js objects. */
 export interface TurnFromMessagesInput {

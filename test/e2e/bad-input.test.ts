@@ -3,7 +3,7 @@ import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ChannelType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import type { CommandOptionsInput } from '../../tools/fake-discord';
 import {
 	ALICE,

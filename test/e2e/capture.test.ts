@@ -15,7 +15,7 @@ import {
 	shortTermMemoryTool,
 	shortTermMemoryToolFor
 } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import {
 	ALICE,
 	ALICE_DM,

@@ -4,7 +4,7 @@ import { container } from '@sapphire/framework';
 import { InteractionResponseType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import {
 	ALICE,
 	BOB,

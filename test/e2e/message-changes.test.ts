@@ -3,7 +3,7 @@ import { container } from '@sapphire/framework';
 import { GatewayDispatchEvents } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keys, MemoryEvents, type MemoryErrorContext } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { ChatEndpoint } from '../support/chat-endpoint';
 import { ALICE, ALICE_DM, converse, GENERAL, GUILD_ID, type MemoryBot, startMemoryBot } from '../support/memory-bot';
 

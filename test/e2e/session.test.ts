@@ -3,7 +3,7 @@ import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel, type UserExport } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
 	ALICE,

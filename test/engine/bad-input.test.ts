@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ContextRequest, Keys, MAX_MESSAGE_CHARS, type MemoryTurn } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, snowflake, turn } from '../support/turns';

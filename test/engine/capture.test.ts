@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
 import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { CHANNEL, GUILD, MAYA, NOVA, said, snowflake, THEO, turn } from '../support/turns';

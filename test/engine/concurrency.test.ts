@@ -2,8 +2,8 @@ import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { Keys, MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
 import { Archive } from '../../src/engine/archive/Archive';
-import type { Listings } from '../../src/engine/ledger/ScopeDirectory';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { Listings } from '../../src/engine/schemas';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { rowsHolding } from '../support/raw';
@@ -27,7 +27,7 @@ function idsOf(recorded: MemoryTurn): string[] {
 describe.each(backends)('concurrency on $name', (backend) => {
 	const clock = new TestClock();
 	const current = freshEngineEachTest(backend, clock);
-	const archived = (scopeKey: string) => new Archive(current.store, () => 30 * DAY).read(scopeKey);
+	const archived = (scopeKey: string) => new Archive(current.store, { retentionMs: 30 * DAY }).read(scopeKey);
 	const liveKey = Keys.serverScope(GUILD, CHANNEL, 'sol');
 	const nothingHalfWritten = async () => expect(checkStore(decodeRows(await storeRows(current)))).toEqual([]);
 

@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type MemoryEngine, PrivacyLevel } from '../../src';
 import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Keys, PrivacyLevel } from '../../src';
-import type { ShortTermEntry, StoredMessage } from '../../src/engine/schemas/types';
+import type { ShortTermEntry, StoredMessage } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, THEO, turn } from '../support/turns';

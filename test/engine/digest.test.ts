@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DigestLine, foldIntoDigest, Keys, type MemoryEngine, PrivacyLevel, type StoredMessage } from '../../src';
-import { classify, renderDigest } from '../../src/engine/summaries/digest';
+import { classify } from '../../src/engine/summaries/digest/classify';
+import { renderDigest } from '../../src/engine/summaries/digest/renderDigest';
 import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, GUILD, MAYA, NOVA, said, THEO, turn } from '../support/turns';

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Keys, MemoryEngine } from '../../src';
-import type { AuthorListings } from '../../src/engine/ledger/AuthorIndex';
-import { type MemoryStore, sqlitePath } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry, TurnMessage } from '../../src/engine/schemas/types';
+import type { AuthorListings } from '../../src/engine/schemas';
+import type { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { sqlitePath } from '../../src/engine/store/backends';
+import type { ShortTermEntry, TurnMessage } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { rawRows, rowsHolding } from '../support/raw';

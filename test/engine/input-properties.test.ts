@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextRequest, ContextRequestSchema, type MemoryEngine, type MemoryTurn, MemoryTurnSchema, PrivacyLevel } from '../../src';
-import { LATEST_TIME } from '../../src/engine/store/storedValues';
+import { LATEST_TIME } from '../../src/engine/schemas';
 import { cleanText } from '../../src/engine/capture/cleanText';
 import { backends, openEngine, TestClock } from '../support/backends';
 

@@ -1,9 +1,10 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BudgetPolicy, Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import { LongTermLimits, topicSlug } from '../../src/engine/account/longTerm';
+import { LongTermLimits } from '../../src/engine/account/longTerm';
+import { topicSlug } from '../../src/engine/account/topics';
 import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { UserProfile } from '../../src/engine/schemas/types';
+import type { UserProfile } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, MAYA, NOVA, THEO, turn } from '../support/turns';

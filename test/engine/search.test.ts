@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { messageLine } from '../../src/engine/format/lines';
-import { SCANNED_INDEX_MAX, ScopeIndex } from '../../src/engine/archive/ScopeIndex';
+import { SCANNED_INDEX_MAX } from '../../src/engine/archive/index/ranking';
+import { ScopeIndex } from '../../src/engine/archive/ScopeIndex';
 import { tokenCount } from '../../src/engine/format/tokens';
-import type { StoredMessage } from '../../src/engine/schemas/types';
+import type { StoredMessage } from '../../src/engine/schemas';
 
 const WORDS = 'garden tomato river bicycle violin pasta mountain coffee jacket puzzle rocket lantern harbor meadow pepper'.split(' ');
 

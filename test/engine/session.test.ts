@@ -1,9 +1,9 @@
 import Keyv from 'keyv';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Keys, MemoryEngine, PrivacyLevel } from '../../src';
-import type { AuthorListings } from '../../src/engine/ledger/AuthorIndex';
+import type { AuthorListings } from '../../src/engine/schemas';
 import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry, UserExport } from '../../src/engine/schemas/types';
+import type { ShortTermEntry, UserExport } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { rowsHolding } from '../support/raw';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keys, type MemoryConfig, type MemoryContext, type MemoryTurn } from '../../src';
-import type { AuthorListings } from '../../src/engine/ledger/AuthorIndex';
-import type { Listings } from '../../src/engine/ledger/ScopeDirectory';
+import type { AuthorListings } from '../../src/engine/schemas';
+import type { Listings } from '../../src/engine/schemas';
 import { Registry } from '../../src/engine/store/Registry';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { backends } from '../support/backends';

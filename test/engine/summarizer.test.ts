@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Keys, type MemoryConfig, type MemoryEngine } from '../../src';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { CLOSE_GRACE_MS } from '../../src/engine/summaries/BackgroundSummarizer';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { ChatEndpoint, citeAll, type Script } from '../support/chat-endpoint';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, THEO, turn } from '../support/turns';

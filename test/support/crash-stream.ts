@@ -1,6 +1,6 @@
 // The engine's own modules, not the package entry: the child process starts without loading discord.js.
 import { Keys } from '../../src/engine/store/keys';
-import type { MemoryTurn, TurnMessage } from '../../src/engine/schemas/types';
+import type { MemoryTurn, TurnMessage } from '../../src/engine/schemas';
 import { CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, OTHER_GUILD, THEO, THIRD_CHANNEL } from './turns';
 
 /**

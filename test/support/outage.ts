@@ -1,7 +1,7 @@
 import { container } from '@sapphire/framework';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { Keys, MemoryError, type MemoryErrorContext, MemoryEvents, type MemoryStoreRecovery } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas/types';
+import type { ShortTermEntry } from '../../src/engine/schemas';
 import { ALICE, BOB, converse, exchanges, GENERAL, GUILD_ID, type MemoryBot, RANDOM, SOL, startMemoryBot } from './memory-bot';
 import type { PrivateServer } from './private-servers';
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { MemoryStore, sqlitePath } from '../../src/engine/store/MemoryStore';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { sqlitePath } from '../../src/engine/store/backends';
 
 /**
  * Every key and value the store holds, one `key value` line each, read around the engine: with the

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 	});
 	const methods = engine as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
 	// What the engine's timer does every ten minutes: write the author counts held in memory.
-	const flushAuthorCounts = () => (engine as unknown as { authors: { flush(): Promise<void> } }).authors.flush();
+	const flushAuthorCounts = () => (engine as unknown as { parts: { ledger: { authors: { flush(): Promise<void> } } } }).parts.ledger.authors.flush();
 	process.on('message', (call: Call) => {
 		const run =
 			call.method === 'exit'

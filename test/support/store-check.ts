@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import type { MemoryEngine } from '../../src';
-import type { ArchiveHead, Tombstones } from '../../src/engine/archive/Archive';
-import type { AuthorListings } from '../../src/engine/ledger/AuthorIndex';
-import { type Listings, LISTING_SLACK_MS } from '../../src/engine/ledger/ScopeDirectory';
+import type { ArchiveHead, AuthorListings, Listings, Tombstones } from '../../src/engine/schemas';
+import { LISTING_SLACK_MS } from '../../src/engine/ledger/ScopeDirectory';
 import { type MemoryConfig, resolveConfig } from '../../src/engine/config';
 import { entryLifetimeMs } from '../../src/engine/ledger/entries';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
 import { REGISTRY_BUCKETS } from '../../src/engine/store/Registry';
-import { MemoryStore, SCHEMA_VERSION, sqlitePath } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry, StoredMessage } from '../../src/engine/schemas/types';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { sqlitePath } from '../../src/engine/store/backends';
+import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
+import type { ShortTermEntry, StoredMessage } from '../../src/engine/schemas';
 
 /** Raw rows of a store: key (without the namespace) → the serialized value as the adapter holds it. */
 export type RawRows = Map<string, string>;

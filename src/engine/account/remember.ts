@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { MemoryError } from '../errors';
+import type { LongTermDependencies } from './longTerm';
+import { updateProfile } from './profile';
+import { saveTopic } from './topics';
 
 /** The arguments the persona's LLM passes to `remember`. */
 export const RememberToolSchema = z.object({
@@ -25,4 +28,18 @@ export function parseRemember(input: unknown): RememberArguments {
 		throw new MemoryError('INVALID_INPUT', `remember needs a "name" for a ${kind}.`);
 	if (!text.trim()) throw new MemoryError('INVALID_INPUT', 'remember needs a non-empty "text".');
 	return parsed.data;
+}
+
+/** Saves what the LLM asked to `remember` about a member: a preference, a note or a tag in their profile, or a topic note. */
+export async function remember(
+	parts: LongTermDependencies,
+	userId: string,
+	input: unknown,
+	now: number
+): Promise<{ kind: RememberArguments['kind']; saved: string }> {
+	const { kind, name, text } = parseRemember(input);
+	if (kind === 'topic') return { kind, saved: (await saveTopic(parts, userId, name!, text, now)).slug };
+	const patch = kind === 'preference' ? { preferences: { [name!.trim()]: text } } : kind === 'note' ? { notes: [text] } : { tags: [text] };
+	await updateProfile(parts, userId, patch, now);
+	return { kind, saved: kind === 'preference' ? name!.trim() : text.trim() };
 }

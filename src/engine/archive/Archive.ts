@@ -3,47 +3,19 @@ import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import { ScopeIndex } from './ScopeIndex';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { StoredMessage } from '../schemas/types';
+import type { ArchiveHead, StoredMessage } from '../schemas';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
 export const ARCHIVE_CHUNK_SIZE = 64;
-
-/** The head of one scope's archive. */
-export interface ArchiveHead {
-	/** Number of chunks; the last one is the one appended to. */
-	chunks: number;
-	/** Messages appended over the archive's life. */
-	count: number;
-	/** Bumped when messages are removed, so every process drops its cached index. */
-	epoch: number;
-	/** The oldest chunk still stored: the sweep deletes expired chunks from the front. Absent (0) in heads written before the sweep. */
-	first?: number;
-}
-
-/** `archive:<scope>:tombstones`: message id → time of the messages removed whose markers stay until the time is past retention. */
-export type Tombstones = Record<string, number>;
-
-/** What {@link Archive.expire} deleted. */
-export interface ArchiveExpiry {
-	chunks: number;
-	messages: number;
-	markers: number;
-	/** The archive holds nothing any more and its head is gone. */
-	emptied: boolean;
-	/** Nothing of the scope is left (no head, no tombstones): it can leave the registry. */
-	gone: boolean;
-	/** The oldest message time of the oldest chunk kept (chunks are appended in time order, so nothing older is left); null when nothing is kept. */
-	floor: number | null;
-	/** Members' messages deleted, by author id. */
-	authors: Record<string, number>;
-}
 
 /** Options of {@link Archive}. */
 export interface ArchiveOptions {
 	/** Where new archives are registered for the sweep. */
 	registry?: Registry;
-	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default () => 0 */
-	graceMs?: () => number;
+	/** How long the archive keeps each message (`MEMORY_ARCHIVE_RETENTION_DAYS`); 0 switches it off. */
+	retentionMs: number;
+	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default 0 */
+	graceMs?: number;
 	/** What the cached indexes may hold with their messages, in bytes (see {@link ScopeIndex.bytes}). @default 32 MiB */
 	maxCachedBytes?: number;
 }
@@ -54,7 +26,7 @@ export function heldChunks(head: ArchiveHead | null | undefined): number {
 }
 
 /** The chunk keys a head names, oldest first. */
-function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
+export function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
 	const first = head.first ?? 0;
 	return Array.from({ length: heldChunks(head) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
 }
@@ -89,24 +61,27 @@ export class Archive {
 	/** Loads in flight, by scope and head. */
 	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
-	private readonly graceMs: () => number;
+	/** How long the archive keeps each message; 0 while it is off. */
+	public readonly retentionMs: number;
+	/** How long the backend keeps an archive key: retention, and the grace the sweep needs. */
+	public readonly keyTtlMs: number;
 
 	public constructor(
-		private readonly store: MemoryStore,
-		private readonly retentionMs: () => number,
-		options: ArchiveOptions = {}
+		public readonly store: MemoryStore,
+		options: ArchiveOptions
 	) {
 		this.loaded = new LRUCache<string, LoadedArchive>({
 			maxSize: options.maxCachedBytes ?? 32 * 2 ** 20,
 			sizeCalculation: (archive) => archive.index.bytes
 		});
 		this.registry = options.registry;
-		this.graceMs = options.graceMs ?? (() => 0);
+		this.retentionMs = Math.max(options.retentionMs, 0);
+		this.keyTtlMs = this.retentionMs + (options.graceMs ?? 0);
 	}
 
 	/** True when the archive is switched off (`MEMORY_ARCHIVE_RETENTION_DAYS=0`). */
 	public get disabled(): boolean {
-		return this.retentionMs() <= 0;
+		return this.retentionMs === 0;
 	}
 
 	/**
@@ -131,7 +106,7 @@ export class Archive {
 	/** The messages an append may store: one per id, within retention; none while the archive is off. */
 	private candidates(messages: readonly StoredMessage[], now: number): StoredMessage[] {
 		if (this.disabled || messages.length === 0) return [];
-		const retention = this.retentionMs();
+		const retention = this.retentionMs;
 		return [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
 	}
 
@@ -162,7 +137,7 @@ export class Archive {
 		const first = head.first ?? 0;
 		const last = Math.max(first, head.chunks - 1);
 		const chunk = head.chunks > first ? await this.tailChunk(scopeKey, head, last) : [];
-		const ttlMs = this.retentionMs() + this.graceMs();
+		const ttlMs = this.keyTtlMs;
 		const writes: { key: string; value: unknown; ttlMs: number }[] = [];
 		let chunkIndex = last;
 		let current = [...chunk];
@@ -251,107 +226,10 @@ export class Archive {
 		return chunks.flatMap((chunk) => chunk ?? []);
 	}
 
-	/**
-	 * Rewrites the scope's archive without the messages `remove` picks; returns how many went.
-	 * The head's epoch moves so every process reloads its cached index, and the messages' markers
-	 * stay as tombstones (listed for the sweep) so a later turn's history does not archive them again.
-	 * Callers hold the scope's lock, as for {@link Archive.append}.
-	 */
-	public async remove(scopeKey: string, remove: (message: StoredMessage) => boolean): Promise<number> {
-		const headKey = Keys.archiveHead(scopeKey);
-		const head = await this.store.get<ArchiveHead>(headKey);
-		if (!head) return 0;
-		const keys = chunkKeys(scopeKey, head);
-		const stored = (await this.store.getMany<StoredMessage[]>(keys)).flatMap((chunk) => chunk ?? []);
-		const kept = stored.filter((message) => !remove(message));
-		const gone = stored.filter((message) => remove(message));
-		if (gone.length === 0) return 0;
-
+	/** Drops what this process cached of one archive (its index and tail), after its messages were removed. */
+	public forgetCached(scopeKey: string): void {
 		this.loaded.delete(scopeKey);
 		this.tails.delete(scopeKey);
-		const retention = this.retentionMs();
-		const ttlMs = Math.max(retention, 0) + this.graceMs();
-		await this.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
-			value: { ...current, ...Object.fromEntries(gone.map((message) => [message.id, message.ts])) },
-			ttlMs
-		}));
-		if (retention <= 0) {
-			// While the archive is off nothing of it is served or cached: what is left goes too.
-			await this.store.delete([headKey, ...keys]);
-			return gone.length;
-		}
-		const first = head.first ?? 0;
-		const chunks: StoredMessage[][] = [];
-		for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
-		await this.store.setMany(chunks.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
-		await this.store.set(
-			headKey,
-			{ chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead,
-			ttlMs
-		);
-		await this.store.delete(keys.slice(chunks.length));
-		return gone.length;
-	}
-
-	/**
-	 * Deletes, from the front, every chunk whose newest message is older than `before`, with the
-	 * markers of its messages, and the tombstoned markers older than `before`. An archive left with
-	 * nothing loses its head. The head's epoch moves so every process reloads its cached index.
-	 * Callers hold the scope's head lock, as for {@link Archive.append}.
-	 */
-	public async expire(scopeKey: string, before: number): Promise<ArchiveExpiry> {
-		const headKey = Keys.archiveHead(scopeKey);
-		const tombstonesKey = Keys.archiveTombstones(scopeKey);
-		const [head, tombstones] = (await this.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
-		const expiry: ArchiveExpiry = { chunks: 0, messages: 0, markers: 0, emptied: false, gone: false, floor: null, authors: {} };
-		const doomed: string[] = [];
-		let first = head?.first ?? 0;
-		const end = head?.chunks ?? 0;
-		// Chunks are read a few at a time: most sweeps stop at the first one.
-		scan: while (first < end) {
-			const keys = Array.from({ length: Math.min(4, end - first) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
-			for (const [index, chunk] of (await this.store.getMany<StoredMessage[]>(keys)).entries()) {
-				if (chunk && chunk.length > 0 && Math.max(...chunk.map((message) => message.ts)) >= before) {
-					expiry.floor = Math.min(...chunk.map((message) => message.ts));
-					break scan;
-				}
-				doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Keys.archiveMarker(scopeKey, message.id)));
-				for (const message of chunk ?? [])
-					if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
-				expiry.chunks++;
-				expiry.messages += chunk?.length ?? 0;
-				expiry.markers += chunk?.length ?? 0;
-				first++;
-			}
-		}
-		const left: Tombstones = {};
-		for (const [id, ts] of Object.entries(tombstones ?? {})) {
-			if (ts >= before) left[id] = ts;
-			else doomed.push(Keys.archiveMarker(scopeKey, id));
-		}
-		const buried = Object.keys(tombstones ?? {}).length - Object.keys(left).length;
-		expiry.markers += buried;
-		if (!head && !tombstones) return { ...expiry, gone: true };
-		if (doomed.length === 0 && !(head && first >= end)) return expiry;
-
-		this.loaded.delete(scopeKey);
-		this.tails.delete(scopeKey);
-		// Past their retention the messages are served nowhere: deleting the chunks before the head cannot show a half archive.
-		for (let at = 0; at < doomed.length; at += 500) await this.store.delete(doomed.slice(at, at + 500));
-		const ttlMs = Math.max(this.retentionMs(), 0) + this.graceMs();
-		const remaining = Object.keys(left).length;
-		if (buried > 0) {
-			if (remaining === 0) await this.store.delete([tombstonesKey]);
-			else await this.store.set(tombstonesKey, left, ttlMs);
-		}
-		if (head && first >= end) {
-			await this.store.delete([headKey]);
-			expiry.emptied = true;
-		} else if (head && expiry.chunks > 0) {
-			await this.store.set(headKey, { ...head, first, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs);
-		}
-		expiry.gone = (!head || expiry.emptied) && remaining === 0;
-		return expiry;
 	}
 
 	/** Forgets every cached index (used on close). */

@@ -24,17 +24,21 @@ export function cleanText(text: string): string {
 	return INVISIBLE.test(cleaned) ? '' : cleaned;
 }
 
+/** Discord's longest message (with Nitro); longer text is cut to this before it is stored. */
+export const MAX_MESSAGE_CHARS = 4000;
+
+/** `text` cut to {@link MAX_MESSAGE_CHARS}, the cut marked with an ellipsis. */
+export function clip(text: string): string {
+	if (text.length <= MAX_MESSAGE_CHARS) return text;
+	// Never between the two halves of a surrogate pair (an emoji), which would store broken UTF-16.
+	const end = /[\uD800-\uDBFF]/.test(text[MAX_MESSAGE_CHARS - 2]!) ? MAX_MESSAGE_CHARS - 2 : MAX_MESSAGE_CHARS - 1;
+	return `${text.slice(0, end)}…`;
+}
+
 /** A stable id for a message the host gave no id for, so re-recording it is recognised. */
 export function contentId(parts: readonly (string | number | undefined)[]): string {
 	return `h:${createHash('sha1')
 		.update(parts.map((part) => String(part ?? '')).join('\u0000'))
 		.digest('base64url')
 		.slice(0, 16)}`;
-}
-
-/** FNV-1a, 32 bits (signed): a quick hash that is the same in every process and version, unlike a language's own. */
-export function fnv1a(text: string): number {
-	let hash = 0x811c9dc5;
-	for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
-	return hash;
 }

@@ -1,7 +1,7 @@
 import { byTime } from '../ledger/entries';
 import { dayLabel, messageLine } from '../format/lines';
 import { joinedTokenCount, tokenCount } from '../format/tokens';
-import type { StoredMessage } from '../schemas/types';
+import type { StoredMessage } from '../schemas';
 
 /**
  * How the token budget is shared (the README documents it). Tiers are filled in this order, each

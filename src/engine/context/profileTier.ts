@@ -1,8 +1,8 @@
 import { measured } from './budget';
-import { collapsedText, type StoredTopics } from '../account/longTerm';
-import { processTerm } from '../archive/ScopeIndex';
+import { collapsedText } from '../account/longTerm';
+import { processTerm } from '../archive/index/terms';
 import { tokenCount, truncateToTokens } from '../format/tokens';
-import type { ContextBlock, UserProfile } from '../schemas/types';
+import type { ContextBlock, StoredTopics, UserProfile } from '../schemas';
 
 const HEADER = 'What this user asked you to remember about them:';
 const TOPICS_HEADER = 'Their notes on topics that came up:';

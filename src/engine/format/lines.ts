@@ -1,4 +1,4 @@
-import type { StoredMessage } from '../schemas/types';
+import type { StoredMessage } from '../schemas';
 
 const MINUTE = 60_000;
 

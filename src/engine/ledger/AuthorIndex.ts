@@ -2,18 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { StoredMessage } from '../schemas/types';
-
-/** What the author index knows of one author in one live scope (its short-term entry and archive). */
-export interface AuthorListing {
-	/** Messages of the author the scope's archive took in. */
-	count: number;
-	/** Time of the author's newest message there, in milliseconds since the epoch. */
-	lastTs: number;
-}
-
-/** `index:author:<authorId>`: live scope key → listing. */
-export type AuthorListings = Record<string, AuthorListing>;
+import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
 
 interface KnownScope {
 	flushedAt: number;

@@ -5,8 +5,8 @@ import { DM_SERVER_ID, Keys } from '../store/keys';
 import { keptPastExpiryMs } from '../store/grace';
 import type { Registry } from '../store/Registry';
 import type { MemoryStore } from '../store/MemoryStore';
-import { fnv1a } from '../capture/cleanText';
-import type { ShortTermEntry } from '../schemas/types';
+import type { Listings, ScopeListing, ShortTermEntry } from '../schemas';
+import { fnv1a } from '../store/fnv1a';
 
 /**
  * How long the listing of a steady conversation may go unwritten: capture writes it this much past the
@@ -15,21 +15,6 @@ import type { ShortTermEntry } from '../schemas/types';
  * up to this late: the order of other channels, newest first, is this coarse.
  */
 export const LISTING_SLACK_MS = 10 * 60_000;
-
-/** What the directory knows of one short-term entry without reading it. */
-export interface ScopeListing {
-	key: string;
-	scope: 'user' | 'server';
-	serverId: string;
-	channelId: string;
-	parentChannelId: string | null;
-	personaId: string | null;
-	lineageId: string | null;
-	lastUpdated: number;
-	expiresAt: number;
-}
-
-export type Listings = Record<string, ScopeListing>;
 
 /**
  * Whose directory, as the registries name them: a server's (`index:server:<id>`: its server-scope
@@ -59,7 +44,7 @@ export class ScopeDirectory {
 
 	public constructor(
 		private readonly store: MemoryStore,
-		private readonly config: () => MemoryConfig,
+		private readonly config: MemoryConfig,
 		private readonly registry?: Registry
 	) {}
 
@@ -75,12 +60,12 @@ export class ScopeDirectory {
 		now: number,
 		options: { steady?: ReadonlySet<string> } = {}
 	): Promise<void> {
-		const grace = keptPastExpiryMs(this.config());
+		const grace = keptPastExpiryMs(this.config);
 		const byDirectory = new Map<string, ScopeListing[]>();
 		const owners = new Map<string, DirectoryOwner>();
 		for (const { key, entry } of entries) {
 			const steady = options.steady?.has(key) ?? false;
-			const lifetime = entryLifetimeMs(entry, this.config());
+			const lifetime = entryLifetimeMs(entry, this.config);
 			const listing: ScopeListing = {
 				key,
 				scope: entry.scope,
@@ -185,7 +170,7 @@ export class ScopeDirectory {
 			if (Object.keys(next).length > 0) {
 				if (listings > 0) {
 					const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
-					await this.store.set(key, next, Math.max(1, longest + keptPastExpiryMs(this.config()) - now));
+					await this.store.set(key, next, Math.max(1, longest + keptPastExpiryMs(this.config) - now));
 				}
 				return { listings, directoryDeleted: false };
 			}

@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '../config';
-import type { ShortTermEntry, StoredMessage } from '../schemas/types';
+import type { ShortTermEntry, StoredMessage } from '../schemas';
 
 const HOUR = 3_600_000;
 

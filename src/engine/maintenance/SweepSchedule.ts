@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { isOutage } from '../errors';
 import { Keys } from '../store/keys';
-import type { MemoryLogger } from '../MemoryEngine';
+import type { MemoryLogger } from '../MemoryLogger';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { SweepResult } from './sweep';
+import type { SweepLease } from '../schemas';
+import type { SweepResult } from './SweepResult';
 
 /** How often the timer looks whether a sweep is due; the interval itself may be far longer. */
 export const SWEEP_CHECK_MS = 60_000;
-
-/** `sweep:lease`: the process that swept last and when (the engine's clock), so shard processes take turns. */
-interface SweepLease {
-	owner: string;
-	at: number;
-}
 
 /** What the sweeps did, for `memory.stats()`. */
 export interface SweepCounters {

@@ -1,10 +1,9 @@
 import type { Archive } from '../archive/Archive';
 import type { MemoryConfig } from '../config';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
-import { scanStore } from './inventory';
-import { DM_SERVER_ID, parseScopeKey } from '../store/keys';
+import { archiveScope, DM_SERVER_ID, parseScopeKey } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { BackgroundSummary, DigestLine, ShortTermEntry, StoredMessage } from '../schemas/types';
+import type { BackgroundSummary, DigestLine, ShortTermEntry, StoredMessage } from '../schemas';
 
 /** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
 export interface ChannelQuery {
@@ -58,7 +57,7 @@ export interface InspectDependencies {
  */
 export async function inspectChannel(deps: InspectDependencies, query: ChannelQuery, now: number): Promise<ChannelInspection> {
 	const found = new Set<string>();
-	for await (const [key] of scanStore(deps.store, deps.config.storeNamespace)) {
+	for await (const [key] of deps.store.scan()) {
 		// An archive outlives its entry: its keys name the scope too.
 		const scopeKey = key.startsWith('archive:') ? archiveScope(key) : key;
 		const parts = parseScopeKey(scopeKey);
@@ -103,11 +102,4 @@ export async function inspectChannel(deps: InspectDependencies, query: ChannelQu
 		});
 	}
 	return { channelId: query.channelId, serverId: query.serverId ?? null, scopes };
-}
-
-/** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:tombstones`. */
-function archiveScope(key: string): string {
-	const inner = key.slice('archive:'.length);
-	const cut = inner.search(/:(head|tombstones|chunk:\d+|seen:.*)$/);
-	return cut === -1 ? inner : inner.slice(0, cut);
 }

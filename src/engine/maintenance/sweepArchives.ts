@@ -1,6 +1,7 @@
+import { expireArchive } from '../archive/expireArchive';
 import { Keys } from '../store/keys';
 import { inBatches } from './batches';
-import type { SweepDependencies, SweepResult } from './sweep';
+import type { SweepParts, SweepResult } from './SweepResult';
 
 const DAY = 86_400_000;
 
@@ -13,18 +14,18 @@ export interface ArchiveSweep {
 }
 
 /** Deletes every registered archive's chunks past retention (all of them while the archive is off). */
-export async function sweepArchives(deps: SweepDependencies, now: number, result: SweepResult): Promise<ArchiveSweep> {
-	const before = now - deps.config().archiveRetentionDays * DAY;
+export async function sweepArchives(parts: SweepParts, now: number, result: SweepResult): Promise<ArchiveSweep> {
+	const before = now - parts.config.archiveRetentionDays * DAY;
 	const swept: ArchiveSweep = { floors: new Map(), deletedByAuthor: new Map() };
 	await inBatches(
-		await deps.registry.list('archives'),
+		await parts.registry.list('archives'),
 		async (scopes) => {
 			await Promise.all(
 				scopes.map((scopeKey) =>
 					// Under the head's lock, as capture appends: the registry id goes before an append can note it again.
-					deps.store.lock.run(Keys.archiveHead(scopeKey), async () => {
-						const expiry = await deps.archive.expire(scopeKey, before);
-						if (expiry.gone) await deps.registry.remove('archives', [scopeKey]);
+					parts.ledger.store.lock.run(Keys.archiveHead(scopeKey), async () => {
+						const expiry = await expireArchive(parts.ledger.archive, scopeKey, before);
+						if (expiry.gone) await parts.registry.remove('archives', [scopeKey]);
 						swept.floors.set(scopeKey, expiry.floor);
 						result.chunksDeleted += expiry.chunks;
 						result.archivedMessagesDeleted += expiry.messages;

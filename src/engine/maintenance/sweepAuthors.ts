@@ -1,11 +1,9 @@
-import type { AuthorListing, AuthorListings } from '../ledger/AuthorIndex';
+import type { ArchiveHead, AuthorListing, AuthorListings, ShortTermEntry } from '../schemas';
 import { isExpired } from '../ledger/entries';
 import { Keys } from '../store/keys';
-import type { ArchiveHead } from '../archive/Archive';
-import type { ShortTermEntry } from '../schemas/types';
 import type { ArchiveSweep } from './sweepArchives';
 import { inBatches } from './batches';
-import type { SweepDependencies, SweepResult } from './sweep';
+import type { SweepParts, SweepResult } from './SweepResult';
 
 /**
  * Brings each author index in line with what the scopes still hold: counts lose the messages the
@@ -13,21 +11,21 @@ import type { SweepDependencies, SweepResult } from './sweep';
  * its archive can hold the author's messages (the archive is gone, or the author's newest message
  * there is older than everything it kept).
  */
-export async function sweepAuthors(deps: SweepDependencies, now: number, archives: ArchiveSweep, result: SweepResult): Promise<void> {
-	const config = deps.config();
+export async function sweepAuthors(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult): Promise<void> {
+	const config = parts.config;
 	const floors = archives.floors;
-	await inBatches(await deps.registry.list('authors'), async (authorIds) => {
-		const indexes = await deps.store.getMany<AuthorListings>(authorIds.map(Keys.authorIndex));
+	await inBatches(await parts.registry.list('authors'), async (authorIds) => {
+		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Keys.authorIndex));
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
 		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.
 		const unlisted = scopes.filter((scopeKey) => !floors.has(scopeKey));
 		const [entries, heads] = await Promise.all([
-			deps.store.getMany<ShortTermEntry>(scopes),
-			deps.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
+			parts.ledger.store.getMany<ShortTermEntry>(scopes),
+			parts.ledger.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
 		]);
 		for (const [index, scopeKey] of unlisted.entries()) {
 			if (!heads[index]) floors.set(scopeKey, null);
-			else await deps.registry.note('archives', scopeKey);
+			else await parts.registry.note('archives', scopeKey);
 		}
 		const entryOf = new Map(scopes.map((scopeKey, index) => [scopeKey, entries[index]]));
 
@@ -47,7 +45,7 @@ export async function sweepAuthors(deps: SweepDependencies, now: number, archive
 			// Most indexes need nothing: only those that do are read again and rewritten under their lock.
 			const stored = indexes[index];
 			if (stored && Object.entries(stored).every(([scopeKey, listing]) => change(scopeKey, listing) === listing)) continue;
-			const pruned = await deps.authors.prune(authorId, change);
+			const pruned = await parts.ledger.authors.prune(authorId, change);
 			result.authorListingsDeleted += pruned.listings;
 			if (pruned.indexDeleted) result.authorIndexesDeleted++;
 		}

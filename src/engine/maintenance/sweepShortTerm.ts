@@ -1,23 +1,23 @@
-import { type DirectoryOwner, directoryKey, type Listings } from '../ledger/ScopeDirectory';
+import { type DirectoryOwner, directoryKey } from '../ledger/ScopeDirectory';
 import { isExpired } from '../ledger/entries';
-import type { ShortTermEntry } from '../schemas/types';
+import type { Listings, ShortTermEntry } from '../schemas';
 import { inBatches } from './batches';
-import type { SweepDependencies, SweepResult } from './sweep';
+import type { SweepParts, SweepResult } from './SweepResult';
 
 /**
  * Deletes the short-term entries whose listings say they expired (each is read first: only an
  * entry expired at `now` goes), then their listings, then directories left empty.
  */
-export async function sweepShortTerm(deps: SweepDependencies, now: number, result: SweepResult): Promise<void> {
-	const config = deps.config();
+export async function sweepShortTerm(parts: SweepParts, now: number, result: SweepResult): Promise<void> {
+	const config = parts.config;
 	const kinds = ['servers', 'users', 'channels'] as const;
-	const ids = await Promise.all(kinds.map((kind) => deps.registry.list(kind)));
+	const ids = await Promise.all(kinds.map((kind) => parts.registry.list(kind)));
 	const owners = kinds.flatMap((kind, at) => ids[at]!.map((id): DirectoryOwner => [kind, id]));
 	// A guild's user-scope entry is listed twice (under its user and its channel): it is read once.
 	const checked = new Set<string>();
 	const deleted = new Set<string>();
 	await inBatches(owners, async (batch) => {
-		const directories = await deps.store.getMany<Listings>(batch.map(directoryKey));
+		const directories = await parts.ledger.store.getMany<Listings>(batch.map(directoryKey));
 		const due = [
 			...new Set(
 				directories.flatMap((listings) =>
@@ -29,10 +29,10 @@ export async function sweepShortTerm(deps: SweepDependencies, now: number, resul
 		];
 		const stale: { key: string; entry: ShortTermEntry }[] = [];
 		await inBatches(due, (keys) =>
-			deps.store.lock.runAll(keys, async () => {
-				const entries = await deps.store.getMany<ShortTermEntry>(keys);
+			parts.ledger.store.lock.runAll(keys, async () => {
+				const entries = await parts.ledger.store.getMany<ShortTermEntry>(keys);
 				const gone = keys.filter((_, index) => !entries[index] || isExpired(entries[index]!, config, now));
-				await deps.store.delete(gone);
+				await parts.ledger.store.delete(gone);
 				result.entriesDeleted += entries.filter((entry) => entry && isExpired(entry, config, now)).length;
 				for (const key of keys) checked.add(key);
 				for (const key of gone) deleted.add(key);
@@ -40,11 +40,11 @@ export async function sweepShortTerm(deps: SweepDependencies, now: number, resul
 				for (const [index, entry] of entries.entries()) if (entry && !isExpired(entry, config, now)) stale.push({ key: keys[index]!, entry });
 			})
 		);
-		if (stale.length > 0) await deps.directory.track(stale, now);
+		if (stale.length > 0) await parts.ledger.directory.track(stale, now);
 		for (const [index, owner] of batch.entries()) {
 			const listings = Object.entries(directories[index] ?? {});
 			if (listings.length > 0 && !listings.some(([key, listing]) => deleted.has(key) && listing.expiresAt <= now)) continue;
-			const expired = await deps.directory.expire(owner, deleted, now);
+			const expired = await parts.ledger.directory.expire(owner, deleted, now);
 			result.listingsDeleted += expired.listings;
 			if (expired.directoryDeleted) result.directoriesDeleted++;
 		}

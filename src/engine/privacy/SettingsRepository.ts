@@ -1,38 +1,22 @@
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
-import { MemoryError } from '../errors';
+import {
+	assertId,
+	parseInput,
+	PrivacyLevel,
+	type ServerSettings,
+	type ServerSettingsPatch,
+	ServerSettingsPatchSchema,
+	type UserSettings,
+	type UserSettingsPatch,
+	UserSettingsPatchSchema
+} from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
-import { PrivacyLevel, type ServerSettings, type UserSettings } from '../schemas/types';
 
 export const DEFAULT_USER_SETTINGS: Readonly<UserSettings> = Object.freeze({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false });
 
-const UserSettingsPatch = z.object({
-	privacyLevel: z.enum(PrivacyLevel).optional(),
-	crossServerOptIn: z.boolean().optional()
-});
-
-const ServerSettingsPatch = z.object({
-	privateChannelIds: z.array(z.string().min(1).max(64)).max(10_000).optional(),
-	summaryCategories: z
-		.array(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a category name is 1 to 32 lower-case letters, digits or "_", starting with a letter'))
-		.max(5, 'at most 5 summary categories')
-		.refine((names) => new Set(names).size === names.length, 'summary categories must be distinct')
-		.optional()
-});
-
-/** Ids are Discord snowflakes in practice; anything printable and short is accepted. */
-export const IdSchema = z
-	.string()
-	.min(1)
-	.max(64)
-	.regex(/^[\w.-]+$/, 'only letters, digits, "_", "." and "-"');
-
-export function assertId(name: string, value: unknown): asserts value is string {
-	const parsed = IdSchema.safeParse(value);
-	if (!parsed.success)
-		throw new MemoryError('INVALID_INPUT', `${name} must be an id (1 to 64 letters, digits, "_", "." or "-"); got ${JSON.stringify(value)}.`);
-}
+/** Which barrier a member's erasure sets (see {@link UserSettings}). */
+export type Barrier = 'clearedBefore' | 'erasedBefore';
 
 /**
  * Per-user and per-server settings, read through a short cache: shards sharing one store see a
@@ -65,12 +49,11 @@ export class SettingsRepository {
 		return userIds.map((id) => this.users.get(id) ?? { ...DEFAULT_USER_SETTINGS });
 	}
 
-	public async setUser(userId: string, patch: Partial<UserSettings>, now: number): Promise<UserSettings> {
+	public async setUser(userId: string, patch: UserSettingsPatch, now: number): Promise<UserSettings> {
 		assertId('userId', userId);
-		const parsed = UserSettingsPatch.safeParse(patch);
-		if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid user settings: ${z.prettifyError(parsed.error)}`);
+		const parsed = parseInput(UserSettingsPatchSchema, patch, 'user settings');
 		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
-			const value: UserSettings = { ...DEFAULT_USER_SETTINGS, ...current, ...stripUndefined(parsed.data) };
+			const value: UserSettings = { ...DEFAULT_USER_SETTINGS, ...current, ...definedFields(parsed) };
 			// Leaving FULL: what they wrote while invisible stays out of memory, even when a later history carries it.
 			if (current?.privacyLevel === PrivacyLevel.FULL && value.privacyLevel !== PrivacyLevel.FULL) value.fullUntil = now;
 			return { value };
@@ -83,7 +66,7 @@ export class SettingsRepository {
 	 * Records that capture must never store again a message of `userId` written at or before `at`
 	 * (`clearedBefore` after `/session clear`, `erasedBefore` after `/session clear all`).
 	 */
-	public async setBarrier(userId: string, field: 'clearedBefore' | 'erasedBefore', at: number): Promise<UserSettings> {
+	public async setBarrier(userId: string, field: Barrier, at: number): Promise<UserSettings> {
 		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
 			value: { ...DEFAULT_USER_SETTINGS, ...current, [field]: Math.max(at, current?.[field] ?? at) }
 		}));
@@ -100,27 +83,18 @@ export class SettingsRepository {
 		return settings;
 	}
 
-	public async setServer(serverId: string, patch: Partial<ServerSettings>): Promise<ServerSettings> {
+	public async setServer(serverId: string, patch: ServerSettingsPatch): Promise<ServerSettings> {
 		assertId('serverId', serverId);
-		const parsed = ServerSettingsPatch.safeParse(patch);
-		if (!parsed.success) throw new MemoryError('INVALID_INPUT', `Invalid server settings: ${z.prettifyError(parsed.error)}`);
+		const parsed = parseInput(ServerSettingsPatchSchema, patch, 'server settings');
 		const next = await this.store.update<ServerSettings>(Keys.serverSettings(serverId), (current) => ({
-			value: { privateChannelIds: [], summaryCategories: [], ...current, ...stripUndefined(parsed.data) }
+			value: { privateChannelIds: [], summaryCategories: [], ...current, ...definedFields(parsed) }
 		}));
 		this.servers.set(serverId, next!);
 		return { ...next! };
 	}
 }
 
-/** The newest moment at or before which capture drops this user's messages; -Infinity when none. */
-export function forgottenBefore(settings: UserSettings): number {
-	return Math.max(
-		settings.clearedBefore ?? Number.NEGATIVE_INFINITY,
-		settings.erasedBefore ?? Number.NEGATIVE_INFINITY,
-		settings.fullUntil ?? Number.NEGATIVE_INFINITY
-	);
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
+/** The fields of a patch that it sets (a field given as `undefined` changes nothing). */
+function definedFields<T extends object>(value: T): Partial<T> {
 	return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

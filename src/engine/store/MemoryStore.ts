@@ -1,25 +1,15 @@
-import type { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
-import { StoreHealth } from './StoreHealth';
-import { SqliteAdapter, type SqliteSynchronous } from './SqliteAdapter';
+import type { StorageKind } from '../schemas';
+import { openAdapter, redact, releaseConnection, storageKind } from './backends';
+import { type Envelope, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
-import { readStoredValue, unreadableValue } from './storedValues';
-import type { StorageKind } from '../schemas/types';
+import type { SqliteSynchronous } from './SqliteAdapter';
+import { StoreHealth } from './StoreHealth';
 
 /** How long a call to a server store may take before it fails as unavailable. */
 export const DEFAULT_STORE_TIMEOUT_MS = 2000;
-
-/** Bumped whenever a stored shape changes; older values are migrated or dropped on read. */
-export const SCHEMA_VERSION = 1;
-
-interface Envelope<T> {
-	v: number;
-	d: T;
-}
 
 /** Options the store understands beyond the URL. */
 export interface StoreOptions {
@@ -32,79 +22,40 @@ export interface StoreOptions {
 	sqliteSynchronous?: SqliteSynchronous;
 }
 
-/** Where the default SQLite file lives, resolved against the working directory. */
-export function sqlitePath(url: string): string {
-	return url.replace(/^sqlite:\/\//, '');
+/** One write of a batch. */
+export interface StoreWrite {
+	key: string;
+	value: unknown;
+	/** Lets the backend drop the key on its own once it can no longer be served. */
+	ttlMs?: number;
 }
 
-// @keyv/postgres shares one pool per URL across the process and ends it on any disconnect,
-// so the pool is only ended when the last store on that URL closes.
-const postgresUsers = new Map<string, number>();
-
-async function adapterFor(url: string, sqliteSynchronous: SqliteSynchronous = 'normal'): Promise<unknown> {
-	const scheme = url.slice(0, url.indexOf(':'));
-	switch (scheme) {
-		case 'sqlite': {
-			const path = sqlitePath(url);
-			if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-			return new SqliteAdapter(path, { synchronous: sqliteSynchronous });
-		}
-		case 'redis':
-		case 'rediss': {
-			const { default: KeyvRedis } = await import('@keyv/redis');
-			return new KeyvRedis(
-				{
-					url,
-					// Fail fast while the server is away instead of queueing replies behind it.
-					disableOfflineQueue: true,
-					socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000) }
-				},
-				{ throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000 }
-			);
-		}
-		case 'postgres':
-		case 'postgresql': {
-			const { default: KeyvPostgres } = await import('@keyv/postgres');
-			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
-			return new KeyvPostgres({ uri: url, table: 'memory', keySize: 1024, connectionTimeoutMillis: 2000, log: listenForPoolErrors } as never);
-		}
-		default:
-			throw new MemoryError('INVALID_CONFIG', `Unsupported MEMORY_STORE_URL scheme "${scheme}": use sqlite://, redis:// or postgres://.`);
-	}
-}
+/** What {@link MemoryStore.update}'s change returns: the new value, `null` to leave the key as it is, or `'delete'`. */
+export type UpdateResult<T> = { value: T; ttlMs?: number } | null | 'delete';
 
 /**
- * pg's Pool emits `error` when an idle connection dies (the server stopped or restarted), and an
- * `error` event nobody listens to crashes the process. @keyv/postgres keeps its pool to itself, so the
- * listener is added through the pool's `log` option, which pg calls on the pool before it opens any
- * connection. The failure itself reaches the next query.
- */
-function listenForPoolErrors(this: EventEmitter): void {
-	if (this.listenerCount('error') === 0) this.on('error', () => undefined);
-}
-
-/**
- * The engine's only door to storage: versioned values on keyv, per-key write serialisation,
- * and one error type for every adapter failure.
+ * The engine's only door to storage: versioned values on keyv, read as their schema allows (see
+ * storedValues.ts), per-key write serialisation, and one error type for every adapter failure.
  */
 export class MemoryStore {
 	public readonly keyv: Keyv;
 	public readonly lock = new KeyedLock();
 	/** Changes to keys several shard processes write, read back until they stay. */
-	public readonly readBack: ReadBack = new ReadBack(this);
+	public readonly readBack = new ReadBack((key) => this.get(key));
 	/** The backend, as `/session status` names it. */
 	public readonly kind: StorageKind;
 	/** Whether the store answers, told once per outage and once per recovery. */
 	public readonly health = new StoreHealth();
-	private readonly owned: boolean;
+	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
+	private readonly ownedUrl: string | null;
 	/** Null on SQLite: a local file answers or fails within its busy timeout. */
 	private readonly timeoutMs: number | null;
+	private readonly namespace: string;
 
-	private postgresUrl: string | null = null;
-
-	private constructor(keyv: Keyv, owned: boolean, kind: StorageKind, timeoutMs: number) {
+	private constructor(keyv: Keyv, namespace: string, ownedUrl: string | null, kind: StorageKind, timeoutMs: number) {
 		this.keyv = keyv;
-		this.owned = owned;
+		this.namespace = namespace;
+		this.ownedUrl = ownedUrl;
 		this.kind = kind;
 		this.timeoutMs = kind === 'sqlite' ? null : timeoutMs;
 		// Surface adapter failures as rejections instead of silent misses.
@@ -115,23 +66,18 @@ export class MemoryStore {
 	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
 	public static async open(options: StoreOptions): Promise<MemoryStore> {
 		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-		if (options.keyv) return new MemoryStore(options.keyv, false, 'custom', timeoutMs);
+		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs);
 		let adapter: unknown;
 		try {
-			adapter = await adapterFor(options.storeUrl, options.sqliteSynchronous);
+			adapter = await openAdapter(options.storeUrl, options.sqliteSynchronous);
 		} catch (error) {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
 				cause: error
 			});
 		}
-		const store = new MemoryStore(
-			new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse }),
-			true,
-			storageKind(options.storeUrl),
-			timeoutMs
-		);
-		if (/^postgres(ql)?:/.test(options.storeUrl)) store.postgresUrl = options.storeUrl;
+		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse });
+		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {
 			await store.keyv.get('__ping__');
@@ -144,96 +90,45 @@ export class MemoryStore {
 		return store;
 	}
 
+	/** The value under `key`, as its schema allows; `T` names what the key holds. */
 	public async get<T>(key: string): Promise<T | undefined> {
-		try {
-			return unwrap<T>(key, await this.call(`get ${key}`, () => this.keyv.get<Envelope<T>>(key)));
-		} catch (error) {
-			throw storeError(`get ${key}`, error);
-		}
+		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
+		return unwrap(key, envelope) as T | undefined;
 	}
 
 	public async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
 		if (keys.length === 0) return [];
-		try {
-			// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
-			// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
-			const read = (this.keyv.store as { getMany?: unknown }).getMany
-				? () => this.keyv.get<Envelope<T>>([...keys])
-				: () => Promise.all(keys.map((key) => this.keyv.get<Envelope<T>>(key)));
-			const values = await this.call(`getMany (${keys.length} keys)`, read);
-			return values.map((value, index) => unwrap<T>(keys[index]!, value));
-		} catch (error) {
-			throw storeError(`getMany (${keys.length} keys)`, error);
-		}
+		// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
+		// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
+		const batched = Boolean((this.keyv.store as { getMany?: unknown }).getMany);
+		const read = batched ? () => this.keyv.get<Envelope>([...keys]) : () => Promise.all(keys.map((key) => this.keyv.get<Envelope>(key)));
+		const envelopes = await this.call(`getMany (${keys.length} keys)`, read);
+		return envelopes.map((envelope, index) => unwrap(keys[index]!, envelope) as T | undefined);
 	}
 
 	/** Stores `value`; `ttlMs` lets the backend drop it on its own once it can no longer be served. */
-	public async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
-		try {
-			await this.call(`set ${key}`, () => this.keyv.set(key, { v: SCHEMA_VERSION, d: value } satisfies Envelope<T>, ttlMs));
-		} catch (error) {
-			throw storeError(`set ${key}`, error);
-		}
+	public async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+		await this.call(`set ${key}`, () => this.keyv.set(key, wrap(value), ttlMs));
 	}
 
-	public async setMany(entries: readonly { key: string; value: unknown; ttlMs?: number }[]): Promise<void> {
-		if (entries.length === 0) return;
-		try {
-			await this.call(`setMany (${entries.length} keys)`, () =>
-				this.keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key, value: { v: SCHEMA_VERSION, d: value }, ttl: ttlMs })))
-			);
-		} catch (error) {
-			throw storeError(`setMany (${entries.length} keys)`, error);
-		}
+	/** Stores every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed. */
+	public async setMany(writes: readonly StoreWrite[]): Promise<void> {
+		if (writes.length === 0) return;
+		await this.call(`setMany (${writes.length} keys)`, () =>
+			this.keyv.setMany(writes.map(({ key, value, ttlMs }) => ({ key, value: wrap(value), ttl: ttlMs })))
+		);
 	}
 
 	public async delete(keys: readonly string[]): Promise<void> {
 		if (keys.length === 0) return;
-		try {
-			await this.call(`delete (${keys.length} keys)`, () => this.keyv.delete([...keys]));
-		} catch (error) {
-			throw storeError(`delete (${keys.length} keys)`, error);
-		}
-	}
-
-	/**
-	 * One adapter call. It fails as `STORE_UNAVAILABLE` after the store's timeout, so that a server
-	 * that stopped answering (frozen, or cut off without a reset) never holds a reply; and its outcome
-	 * tells the store's health.
-	 */
-	private async call<T>(operation: string, task: () => Promise<T>): Promise<T> {
-		const call = this.health.begin();
-		let timer: NodeJS.Timeout | undefined;
-		const deadline =
-			this.timeoutMs === null
-				? []
-				: [
-						new Promise<never>((_, reject) => {
-							timer = setTimeout(
-								() =>
-									reject(
-										new MemoryError('STORE_UNAVAILABLE', `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`)
-									),
-								this.timeoutMs!
-							);
-						})
-					];
-		try {
-			const result = await Promise.race([task(), ...deadline]);
-			this.health.succeeded(call);
-			return result;
-		} catch (error) {
-			throw this.health.failed(call, storeError(operation, error));
-		} finally {
-			clearTimeout(timer);
-		}
+		await this.call(`delete (${keys.length} keys)`, () => this.keyv.delete([...keys]));
 	}
 
 	/**
 	 * Read-modify-write of one key, serialised with every other update of that key in this process.
 	 * `change` returns the new value, `null` to leave the key as it is, or `'delete'` to remove it.
 	 */
-	public update<T>(key: string, change: (current: T | undefined) => { value: T; ttlMs?: number } | null | 'delete'): Promise<T | undefined> {
+	public update<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
 		return this.lock.run(key, async () => {
 			const current = await this.get<T>(key);
 			const next = change(current);
@@ -247,31 +142,50 @@ export class MemoryStore {
 		});
 	}
 
-	public async close(): Promise<void> {
-		if (!this.owned) return;
-		if (this.postgresUrl) {
-			const users = (postgresUsers.get(this.postgresUrl) ?? 1) - 1;
-			postgresUsers.set(this.postgresUrl, users);
-			if (users > 0) return;
-			postgresUsers.delete(this.postgresUrl);
+	/**
+	 * Every key of the namespace with its stored envelope (`{ v, d }`), through Keyv's iterator. It reads the
+	 * whole namespace: a tool for operators, never the reply path.
+	 */
+	public async *scan(): AsyncGenerator<[key: string, envelope: unknown]> {
+		const iterate = this.keyv.iterator;
+		if (!iterate) throw storeError('scan', new Error('this store cannot list its keys (its Keyv adapter has no iterator)'));
+		try {
+			for await (const [key, value] of iterate.call(this.keyv, this.namespace)) yield [String(key), value];
+		} catch (error) {
+			throw storeError('scan', error);
 		}
+	}
+
+	public async close(): Promise<void> {
+		if (this.ownedUrl === null || !releaseConnection(this.ownedUrl)) return;
 		await this.keyv.disconnect();
 	}
-}
 
-function storageKind(url: string): StorageKind {
-	if (url.startsWith('sqlite:')) return 'sqlite';
-	return url.startsWith('redis') ? 'redis' : 'postgres';
-}
-
-function unwrap<T>(key: string, value: Envelope<T> | undefined | null): T | undefined {
-	if (value === undefined || value === null) return undefined;
-	// A value from another schema version, or one that does not parse, is not trusted; the write path rebuilds it.
-	if (typeof value !== 'object' || value.v !== SCHEMA_VERSION) return unreadableValue(key) as T | undefined;
-	return readStoredValue(key, value.d) as T | undefined;
-}
-
-/** Hides a password in a URL before it reaches a log line. */
-export function redact(url: string): string {
-	return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+	/**
+	 * One adapter call, failing with a `MemoryError`. It fails as `STORE_UNAVAILABLE` after the store's
+	 * timeout, so that a server that stopped answering (frozen, or cut off without a reset) never holds a
+	 * reply; and its outcome tells the store's health.
+	 */
+	private async call<T>(operation: string, task: () => Promise<T>): Promise<T> {
+		const call = this.health.begin();
+		let timer: NodeJS.Timeout | undefined;
+		const deadline =
+			this.timeoutMs === null
+				? []
+				: [
+						new Promise<never>((_, reject) => {
+							const message = `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`;
+							timer = setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', message)), this.timeoutMs!);
+						})
+					];
+		try {
+			const result = await Promise.race([task(), ...deadline]);
+			this.health.succeeded(call);
+			return result;
+		} catch (error) {
+			throw this.health.failed(call, storeError(operation, error));
+		} finally {
+			clearTimeout(timer);
+		}
+	}
 }

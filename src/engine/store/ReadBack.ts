@@ -1,5 +1,3 @@
-import type { MemoryStore } from './MemoryStore';
-
 /** How long a read back waits after a write: longer than another process's read-modify-write of the same key. */
 export const READ_BACK_SETTLE_MS = 50;
 
@@ -25,7 +23,8 @@ export class ReadBack {
 	/** Set on close: the reads back happen at once instead of after the settle time. */
 	private closing = false;
 
-	public constructor(private readonly store: MemoryStore) {}
+	/** `read` reads a key as the store does. */
+	public constructor(private readonly read: (key: string) => Promise<unknown>) {}
 
 	/**
 	 * Reads `key` back after the settle time and calls `repair` while `holds` says the change is not
@@ -65,7 +64,7 @@ export class ReadBack {
 	): Promise<boolean> {
 		for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
 			await this.settle(confirmation);
-			if (holds(await this.store.get<T>(confirmation.key))) return true;
+			if (holds((await this.read(confirmation.key)) as T | undefined)) return true;
 			this.repairs++;
 			await repair();
 		}

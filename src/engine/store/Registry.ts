@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from './keys';
 import type { MemoryStore } from './MemoryStore';
-import { fnv1a } from '../capture/cleanText';
+import { fnv1a } from '../store/fnv1a';
 
 /** What the registries list: the owners of directories, the archives' scopes, the authors with an author index. */
 export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors';

@@ -53,3 +53,27 @@ export function parseScopeKey(key: string): ScopeKeyParts | null {
 	if (prefix !== 'shortterm' || (scope !== 'user' && scope !== 'server') || !ownerId || !channelId || rest.length > 0) return null;
 	return { scope, ownerId, channelId, personaId: personaId || null };
 }
+
+/** The short-term keys of one conversation of one persona. */
+export interface ConversationKeys {
+	/** The user's own scope: `shortterm:user:…`. */
+	userKey: string;
+	/** The channel's shared scope, outside DMs: `shortterm:server:…`. */
+	serverKey: string | null;
+	/** The scope contexts read: the server scope in a guild, the user scope in a DM. */
+	liveKey: string;
+}
+
+/** Where a conversation's memory is kept: every turn writes the user scope and, in a guild, the server scope. */
+export function conversationKeys(where: { userId: string; serverId: string | null; channelId: string }, personaId?: string | null): ConversationKeys {
+	const userKey = Keys.userScope(where.userId, where.channelId, personaId);
+	const serverKey = where.serverId === null ? null : Keys.serverScope(where.serverId, where.channelId, personaId);
+	return { userKey, serverKey, liveKey: serverKey ?? userKey };
+}
+
+/** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:tombstones`. */
+export function archiveScope(key: string): string {
+	const inner = key.slice('archive:'.length);
+	const cut = inner.search(/:(head|tombstones|chunk:\d+|seen:.*)$/);
+	return cut === -1 ? inner : inner.slice(0, cut);
+}

@@ -1,66 +1,24 @@
 import { LRUCache } from 'lru-cache';
 import type { Archive } from '../archive/Archive';
-import { CHAT_FAILURE_KINDS, type ChatAnswer, ChatFailure, type ChatFailureKind, chatCompletion } from './chatCompletions';
-import { checkSummary, SUMMARY_REJECTIONS, type SummaryRejection, summaryPrompt, type SummarySource } from './citations';
 import type { MemoryConfig } from '../config';
-import { byTime, entryLifetimeMs, isExpired } from '../ledger/entries';
 import { isOutage } from '../errors';
-import { parseScopeKey } from '../store/keys';
-import type { MemoryLogger } from '../MemoryEngine';
+import type { MessageLedger } from '../ledger/MessageLedger';
+import type { MemoryLogger } from '../MemoryLogger';
 import type { SettingsRepository } from '../privacy/SettingsRepository';
-import type { MemoryStore } from '../store/MemoryStore';
-import { tokenCount } from '../format/tokens';
-import { type BackgroundSummary, type DigestLine, PrivacyLevel, type ShortTermEntry, type StoredMessage } from '../schemas/types';
+import type { ShortTermEntry } from '../schemas';
+import { isExpired } from '../ledger/entries';
+import { parseScopeKey } from '../store/keys';
+import { requestSummary } from './requestSummary';
+import { linesPastSummary, wantsSummary } from './servable';
+import type { SummarizerCounters } from './SummarizerCounters';
+import { type SummaryInput, summarySources } from './summarySources';
 
-/** What the background summarizer did, for `memory.stats()`. */
-export interface SummarizerCounters {
-	/** True when `MEMORY_LLM_BASE_URL` is set. */
-	enabled: boolean;
-	/** Requests sent to the endpoint. */
-	calls: number;
-	/** Summaries stored. */
-	successes: number;
-	/** Answers refused, by reason; the digest kept serving. */
-	rejections: Record<SummaryRejection, number>;
-	/** Calls that failed, by kind. */
-	errors: Record<ChatFailureKind | 'store', number>;
-	/** Summaries not attempted because a daily cap was reached. */
-	capped: { channel: number; process: number };
-	/** Scopes not queued because the queue was full. */
-	dropped: number;
-	/** Answers thrown away because a cited message changed, or a member was erased, during the call. */
-	superseded: number;
-	/** Summaries marked stale by an edit or deletion of a cited message. */
-	markedStale: number;
-	inputTokens: number;
-	outputTokens: number;
-	costUsd: number;
-}
-
-/** Fresh counters, all zero. */
-export function summarizerCounters(enabled: boolean): SummarizerCounters {
-	return {
-		enabled,
-		calls: 0,
-		successes: 0,
-		rejections: Object.fromEntries(SUMMARY_REJECTIONS.map((reason) => [reason, 0])) as Record<SummaryRejection, number>,
-		errors: Object.fromEntries([...CHAT_FAILURE_KINDS, 'store'].map((kind) => [kind, 0])) as Record<ChatFailureKind | 'store', number>,
-		capped: { channel: 0, process: 0 },
-		dropped: 0,
-		superseded: 0,
-		markedStale: 0,
-		inputTokens: 0,
-		outputTokens: 0,
-		costUsd: 0
-	};
-}
-
-/** What the summarizer needs from the engine. */
-export interface SummarizerDependencies {
-	store: MemoryStore;
+/** What the summarizer works with. */
+export interface SummarizerParts {
+	config: MemoryConfig;
+	ledger: MessageLedger;
 	archive: Archive;
 	settings: SettingsRepository;
-	config: () => MemoryConfig;
 	now: () => number;
 	logger: MemoryLogger;
 	counters: SummarizerCounters;
@@ -69,52 +27,18 @@ export interface SummarizerDependencies {
 const DAY = 86_400_000;
 /** Scopes waiting at most; beyond it a scope waits for its next turn to be offered again. */
 export const MAX_QUEUED_SCOPES = 1000;
-/** The sources sent in one call, in tokens; older ones are left to the digest. */
-export const MAX_SOURCE_TOKENS = 8000;
 /** How long `close()` lets a call in flight finish before aborting it. */
 export const CLOSE_GRACE_MS = 2000;
 /** After a failed or rejected attempt a scope waits this long, or for more digest lines, before the next. */
 const RETRY_AFTER_FAILURE_MS = 3_600_000;
 
-/** The digest lines of an entry (none on entries written before digests existed). */
-export function digestLines(entry: Pick<ShortTermEntry, 'digest'>): readonly DigestLine[] {
-	return entry.digest ?? [];
-}
-
-/**
- * Digest lines the background summary does not cover: all of them when there is none or it is stale;
- * else the lines written after it, and the lines it covered that have gained messages since (a count
- * line grows). Lines it left out on purpose (a FULL member's, the oldest beyond the input's size) stay out.
- */
-export function linesPastSummary(entry: Pick<ShortTermEntry, 'digest' | 'backgroundSummary'>): readonly DigestLine[] {
-	const summary = entry.backgroundSummary;
-	const lines = digestLines(entry);
-	if (!summary || summary.stale) return lines;
-	const cited = new Set(summary.sourceIds);
-	return lines.filter(
-		(line) => line.sourceIds.some((id) => !cited.has(id)) && (line.ts > summary.coveredThrough || line.sourceIds.some((id) => cited.has(id)))
-	);
-}
-
-/** The background summary when it may be served: no cited message changed since it was written. */
-export function servableSummary(entry: ShortTermEntry): BackgroundSummary | null {
-	const summary = entry.backgroundSummary;
-	return summary && !summary.stale ? summary : null;
-}
-
-function wantsSummary(entry: ShortTermEntry, config: MemoryConfig): boolean {
-	// The persona's own summary wins over a background one: a call would be wasted.
-	if (entry.summary || Object.keys(entry.categories ?? {}).length > 0) return false;
-	if (entry.backgroundSummary?.stale && digestLines(entry).length > 0) return true;
-	return linesPastSummary(entry).length >= config.llmMinNewDigestLines;
-}
-
-/** The call in flight, so that a change of its sources during the call throws its answer away. */
 interface Attempt {
 	givenIds: ReadonlySet<string>;
 	invalidated: boolean;
 	/** The erasure epoch when its sources were read. */
 	epoch: number;
+	/** What became of its answer, once it was checked against the latest entry. */
+	outcome?: 'stored' | 'erased' | 'superseded';
 }
 
 /**
@@ -142,7 +66,7 @@ export class BackgroundSummarizer {
 	private readonly closing = new AbortController();
 	private closed = false;
 
-	public constructor(private readonly deps: SummarizerDependencies) {}
+	public constructor(private readonly deps: SummarizerParts) {}
 
 	/**
 	 * Queues `key` when its digest has grown past its summary by `MEMORY_LLM_MIN_NEW_DIGEST_LINES`
@@ -155,7 +79,7 @@ export class BackgroundSummarizer {
 			this.schedule();
 			return;
 		}
-		const config = this.deps.config();
+		const { config } = this.deps;
 		if (!wantsSummary(entry, config)) return;
 		const pending = linesPastSummary(entry).length;
 		const failed = this.attempts.get(key);
@@ -253,10 +177,10 @@ export class BackgroundSummarizer {
 				return;
 			}
 			this.rollDay();
-			if (this.callsToday >= this.deps.config().llmMaxCallsPerDay) {
+			if (this.callsToday >= this.deps.config.llmMaxCallsPerDay) {
 				if (!this.cappedToday)
 					this.deps.logger.warn(
-						`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config().llmMaxCallsPerDay}) reached; no more calls until 00:00 UTC.`
+						`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config.llmMaxCallsPerDay}) reached; no more calls until 00:00 UTC.`
 					);
 				this.cappedToday = true;
 				this.deps.counters.capped.process += this.queue.size;
@@ -285,28 +209,25 @@ export class BackgroundSummarizer {
 
 	/** One scope: read it, check it still wants a summary and the caps allow a call, then call. */
 	private async summarize(key: string): Promise<void> {
-		const { store, config: getConfig, now, counters } = this.deps;
-		const config = getConfig();
+		const { ledger, config, now, counters } = this.deps;
 		const epoch = this.epoch;
-		const entry = await store.get<ShortTermEntry>(key);
+		const entry = await ledger.store.get<ShortTermEntry>(key);
 		if (!entry || isExpired(entry, config, now()) || !wantsSummary(entry, config)) return;
 		const channelId = parseScopeKey(key)?.channelId ?? entry.channelId;
 		if ((this.channelCalls.get(channelId) ?? 0) >= config.llmMaxCallsPerChannelPerDay) {
 			counters.capped.channel++;
 			return;
 		}
-		const input = await this.sources(key, entry);
+		const input = await summarySources(this.deps.archive, this.deps.settings, key, entry);
 		const pending = linesPastSummary(entry).length;
 		if (input.sources.length === 0) {
 			this.attempts.set(key, { pending, at: now() });
 			return;
 		}
-		const givenIds = input.sources.flatMap((source) => source.ids);
-
 		this.callsToday++;
 		this.channelCalls.set(channelId, (this.channelCalls.get(channelId) ?? 0) + 1);
 		counters.calls++;
-		const attempt: Attempt = { givenIds: new Set(givenIds), invalidated: false, epoch };
+		const attempt: Attempt = { givenIds: new Set(input.sources.flatMap((source) => source.ids)), invalidated: false, epoch };
 		this.current = attempt;
 		try {
 			await this.callAndStore(key, attempt, input, pending);
@@ -317,29 +238,11 @@ export class BackgroundSummarizer {
 	}
 
 	/** The call, the checks of its answer, and the write of an answer that passed them. */
-	private async callAndStore(
-		key: string,
-		attempt: Attempt,
-		input: { sources: SummarySource[]; authorIds: string[]; coveredThrough: number },
-		pending: number
-	): Promise<void> {
-		const { store, config: getConfig, now, counters, logger } = this.deps;
-		const config = getConfig();
-		const givenIds = [...attempt.givenIds];
-		const messages = summaryPrompt(input.sources, config.maxSummaryLength);
-		let answer: ChatAnswer;
-		try {
-			answer = await chatCompletion({
-				baseUrl: config.llmBaseUrl!,
-				apiKey: config.llmApiKey,
-				model: config.llmModel,
-				messages,
-				maxTokens: Math.ceil(config.maxSummaryLength / 2) + 256,
-				timeoutMs: config.llmTimeoutMs,
-				signal: this.closing.signal
-			});
-		} catch (error) {
-			const failure = error instanceof ChatFailure ? error : new ChatFailure('network', String(error));
+	private async callAndStore(key: string, attempt: Attempt, input: SummaryInput, pending: number): Promise<void> {
+		const { ledger, config, now, counters, logger } = this.deps;
+		const answer = await requestSummary(config, input, now, this.closing.signal, counters);
+		if (answer.kind === 'failed') {
+			const { failure } = answer;
 			counters.errors[failure.kind]++;
 			logger.warn(`[memory] background summary of ${key}: the call failed (${failure.kind}): ${failure.message}`);
 			if (failure.kind === 'rate-limited') {
@@ -351,100 +254,30 @@ export class BackgroundSummarizer {
 			}
 			return;
 		}
-
-		// The endpoint may not report usage; the BPE count of what was sent and received stands in.
-		const inputTokens = answer.inputTokens ?? messages.reduce((sum, message) => sum + tokenCount(message.content), 0);
-		const outputTokens = answer.outputTokens ?? tokenCount(answer.content);
-		const costUsd = (inputTokens * config.llmPriceInputPerMTok + outputTokens * config.llmPriceOutputPerMTok) / 1_000_000;
-		counters.inputTokens += inputTokens;
-		counters.outputTokens += outputTokens;
-		counters.costUsd += costUsd;
-
-		const checked = checkSummary(answer.content, givenIds, config.maxSummaryLength);
-		if (!checked.ok) {
-			counters.rejections[checked.reason]++;
+		if (answer.kind === 'rejected') {
+			counters.rejections[answer.reason]++;
 			this.attempts.set(key, { pending, at: now() });
-			logger.warn(`[memory] background summary of ${key} rejected (${checked.reason}): ${checked.detail}; the digest keeps serving.`);
+			logger.warn(`[memory] background summary of ${key} rejected (${answer.reason}): ${answer.detail}; the digest keeps serving.`);
 			return;
 		}
-		const summary: BackgroundSummary = {
-			text: checked.summary.text,
-			sourceIds: checked.summary.sourceIds,
-			authorIds: input.authorIds,
-			coveredThrough: input.coveredThrough,
-			model: answer.model ?? config.llmModel,
-			inputTokens,
-			outputTokens,
-			costUsd,
-			createdAt: now(),
-			stale: false
-		};
-		const stored = await store.lock.run(key, async () => {
+		await ledger.updateEntry(key, now, (latest) => {
 			// A member erased while the call ran: the answer may hold their words.
-			if (attempt.epoch !== this.epoch || this.erasing > 0) return 'erased' as const;
+			if (attempt.epoch !== this.epoch || this.erasing > 0) attempt.outcome = 'erased';
 			// A cited message edited or deleted while the call ran.
-			if (attempt.invalidated) return 'superseded' as const;
-			const latest = await store.get<ShortTermEntry>(key);
-			const at = now();
-			if (!latest || isExpired(latest, config, at)) return 'gone' as const;
-			const ttlMs = latest.lastUpdated + entryLifetimeMs(latest, config) - at;
-			await store.set(key, { ...latest, backgroundSummary: summary } satisfies ShortTermEntry, ttlMs);
-			return 'stored' as const;
+			else if (attempt.invalidated) attempt.outcome = 'superseded';
+			else attempt.outcome = 'stored';
+			return attempt.outcome === 'stored' ? { ...latest, backgroundSummary: answer.summary } : null;
 		});
-		if (stored === 'superseded' || stored === 'erased') {
+		// No outcome: the entry expired or went meanwhile.
+		const { outcome } = attempt;
+		if (outcome === 'superseded' || outcome === 'erased') {
 			counters.superseded++;
-			if (stored === 'superseded' && !this.closed) this.queue.add(key);
+			if (outcome === 'superseded' && !this.closed) this.queue.add(key);
 			return;
 		}
-		if (stored === 'stored') {
+		if (outcome === 'stored') {
 			counters.successes++;
 			this.attempts.delete(key);
 		}
-	}
-
-	/**
-	 * The messages the digest's event lines cite, read from the scope's archive (whole, where the digest
-	 * cut them), newest kept first within {@link MAX_SOURCE_TOKENS}; a count line of small talk, and an
-	 * event line whose messages are no longer archived, stand for their messages. Nothing of a FULL
-	 * member is ever sent.
-	 */
-	private async sources(key: string, entry: ShortTermEntry): Promise<{ sources: SummarySource[]; authorIds: string[]; coveredThrough: number }> {
-		const lines = [...digestLines(entry)].sort((a, b) => a.ts - b.ts);
-		const index = lines.some((line) => line.kind === 'event') ? await this.deps.archive.open(key) : null;
-		const candidates: { source: SummarySource; authorIds: string[] }[] = [];
-		const seen = new Set<string>();
-		for (const line of lines) {
-			const standIn: string[] = [];
-			for (const id of line.sourceIds) {
-				if (seen.has(id)) continue;
-				seen.add(id);
-				const message = line.kind === 'event' ? index?.get(id) : undefined;
-				if (message) candidates.push({ source: { ids: [id], message }, authorIds: message.authorId ? [message.authorId] : [] });
-				else standIn.push(id);
-			}
-			if (standIn.length > 0) {
-				const note: StoredMessage = { id: standIn[0]!, role: 'user', authorName: 'digest note', text: line.text, ts: line.ts };
-				candidates.push({ source: { ids: standIn, message: note }, authorIds: line.authorIds ?? [] });
-			}
-		}
-		const authors = [...new Set(candidates.flatMap((candidate) => candidate.authorIds))];
-		const levels = await this.deps.settings.manyUsers(authors);
-		const invisible = new Set(authors.filter((_, at) => levels[at]!.privacyLevel === PrivacyLevel.FULL));
-		const visible = candidates
-			.filter((candidate) => !candidate.authorIds.some((id) => invisible.has(id)))
-			.sort((a, b) => byTime(a.source.message, b.source.message));
-
-		const chosen: typeof visible = [];
-		let budget = MAX_SOURCE_TOKENS;
-		for (const candidate of visible.reverse()) {
-			budget -= tokenCount(candidate.source.message.text) + 12 * candidate.source.ids.length;
-			if (budget < 0) break;
-			chosen.unshift(candidate);
-		}
-		return {
-			sources: chosen.map((candidate) => candidate.source),
-			authorIds: [...new Set(chosen.flatMap((candidate) => candidate.authorIds))],
-			coveredThrough: Math.max(0, ...lines.map((line) => line.ts))
-		};
 	}
 }

@@ -1,5 +1,5 @@
 import { dayLabel, messageLine } from '../format/lines';
-import type { StoredMessage } from '../schemas/types';
+import type { StoredMessage } from '../schemas';
 
 /** One source the background summarizer is given: an archived message, or a digest line standing in for messages no longer archived. */
 export interface SummarySource {

@@ -1,22 +1,20 @@
-import type { MemoryConfig } from '../config';
-import type { Listings } from '../ledger/ScopeDirectory';
-import { entryLifetimeMs, isExpired } from '../ledger/entries';
+import type { MessageLedger } from '../ledger/MessageLedger';
+import type { Listings, MessagesChange, ShortTermEntry } from '../schemas';
 import { DM_SERVER_ID, Keys } from '../store/keys';
-import type { MemoryStore } from '../store/MemoryStore';
-import type { MessagesChange, ShortTermEntry } from '../schemas/types';
+import type { BackgroundSummarizer } from './BackgroundSummarizer';
+import type { SummarizerCounters } from './SummarizerCounters';
 
 /**
  * Marks stale every background summary of the channel's live scopes (one per persona) that cites
  * one of the changed messages, so it stops serving until it is rebuilt. Returns the entries marked.
  */
 export async function markSummariesStale(
-	store: MemoryStore,
-	config: MemoryConfig,
+	ledger: MessageLedger,
 	change: MessagesChange,
-	now: number
+	now: () => number
 ): Promise<{ key: string; entry: ShortTermEntry }[]> {
 	const dm = change.serverId === null;
-	const listings = await store.get<Listings>(dm ? Keys.userIndex(change.userId!) : Keys.serverIndex(change.serverId!));
+	const listings = await ledger.store.get<Listings>(dm ? Keys.userIndex(change.userId!) : Keys.serverIndex(change.serverId!));
 	const keys = Object.values(listings ?? {})
 		.filter(
 			(listing) =>
@@ -27,14 +25,31 @@ export async function markSummariesStale(
 	const changed = new Set(change.messageIds);
 	const marked: { key: string; entry: ShortTermEntry }[] = [];
 	for (const key of keys) {
-		await store.lock.run(key, async () => {
-			const entry = await store.get<ShortTermEntry>(key);
-			const summary = entry?.backgroundSummary;
-			if (!entry || !summary || summary.stale || isExpired(entry, config, now) || !summary.sourceIds.some((id) => changed.has(id))) return;
-			const next: ShortTermEntry = { ...entry, backgroundSummary: { ...summary, stale: true } };
-			await store.set(key, next, entry.lastUpdated + entryLifetimeMs(next, config) - now);
-			marked.push({ key, entry: next });
+		const entry = await ledger.updateEntry(key, now, (current) => {
+			const summary = current.backgroundSummary;
+			if (!summary || summary.stale || !summary.sourceIds.some((id) => changed.has(id))) return null;
+			return { ...current, backgroundSummary: { ...summary, stale: true } };
 		});
+		if (entry) marked.push({ key, entry });
 	}
 	return marked;
+}
+
+/**
+ * Messages were edited or deleted on Discord: every background summary citing one of them is marked
+ * stale (the digest serves again), and its scope is queued to be summarized again.
+ */
+export async function messagesChanged(
+	ledger: MessageLedger,
+	summarizer: BackgroundSummarizer | null,
+	counters: SummarizerCounters,
+	change: MessagesChange,
+	now: () => number
+): Promise<{ summariesMarkedStale: number }> {
+	// First, so that an answer citing them which lands while the stored ones are marked is not kept.
+	summarizer?.invalidateCiting(change.messageIds);
+	const marked = await markSummariesStale(ledger, change, now);
+	summarizer?.rebuild(marked);
+	counters.markedStale += marked.length;
+	return { summariesMarkedStale: marked.length };
 }

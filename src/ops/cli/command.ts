@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { MemoryEngine } from '../../engine/MemoryEngine';
+import type { MemoryEngine } from '../../engine';
 import { UsageError } from './errors';
 
 /** The parsed options of a command line. */

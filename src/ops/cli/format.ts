@@ -1,4 +1,4 @@
-import type { ExportedMessage, StoredMessage } from '../../engine/schemas/types';
+import type { ExportedMessage, StoredMessage } from '../../engine';
 
 /** `2026-03-02 18:00:00 UTC`; a dash for none. */
 export function time(value: number | string | null | undefined): string {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolveConfig } from '../../engine/config';
-import { MemoryError } from '../../engine/errors';
-import { MemoryEngine } from '../../engine/MemoryEngine';
-import { sqlitePath } from '../../engine/store/MemoryStore';
+import { resolveConfig } from '../../engine';
+import { MemoryError } from '../../engine';
+import { MemoryEngine } from '../../engine';
+import { sqlitePath } from '../../engine/store/backends';
 import type { CliCommand, Values } from './command';
 import { exportCommand } from './commands/export';
 import { inspectCommand } from './commands/inspect';

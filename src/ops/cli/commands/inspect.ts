@@ -1,6 +1,6 @@
-import type { ChannelInspection } from '../../../engine/maintenance/inspect';
-import type { UserExport } from '../../../engine/schemas/types';
-import { PrivacyLevel } from '../../../engine/schemas/types';
+import type { ChannelInspection } from '../../../engine';
+import type { UserExport } from '../../../engine';
+import { PrivacyLevel } from '../../../engine';
 import { type CliCommand, jsonOption, print, printJson } from '../command';
 import { UsageError } from '../errors';
 import { count, exportedLine, place, storedLine, time } from '../format';

@@ -1,4 +1,4 @@
-import { KEY_KINDS, type KeyKind } from '../../../engine/maintenance/inventory';
+import { KEY_KINDS, type KeyKind } from '../../../engine';
 import { type CliCommand, jsonOption, print, printJson } from '../command';
 import { bytes, count, rows, time } from '../format';
 

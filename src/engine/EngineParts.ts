@@ -1,0 +1,114 @@
+import type { AccountParts } from './account/AccountParts';
+import { Archive } from './archive/Archive';
+import { CapturesInFlight } from './capture/CapturesInFlight';
+import type { CaptureParts } from './capture/CaptureParts';
+import { type MemoryConfig, resolveConfig } from './config';
+import type { ContextParts } from './context/ContextParts';
+import { isOutage } from './errors';
+import { AUTHOR_FLUSH_MS, AuthorIndex } from './ledger/AuthorIndex';
+import { MessageLedger } from './ledger/MessageLedger';
+import { ScopeDirectory } from './ledger/ScopeDirectory';
+import { sweep } from './maintenance/sweep';
+import { SweepSchedule } from './maintenance/SweepSchedule';
+import type { MemoryEngineOptions } from './MemoryEngineOptions';
+import { logStoreHealth, type MemoryLogger } from './MemoryLogger';
+import { SettingsRepository } from './privacy/SettingsRepository';
+import { EngineStats } from './stats/EngineStats';
+import { keptPastExpiryMs } from './store/grace';
+import { MemoryStore } from './store/MemoryStore';
+import { Registry } from './store/Registry';
+import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
+import { SummaryWriter } from './summaries/SummaryWriter';
+
+const DAY = 86_400_000;
+
+/** Every part of an open engine, wired once from the store, the frozen configuration, the clock and the logger. */
+export class EngineParts {
+	public readonly registry: Registry;
+	public readonly archive: Archive;
+	public readonly settings: SettingsRepository;
+	public readonly ledger: MessageLedger;
+	public readonly captures = new CapturesInFlight();
+	public readonly stats: EngineStats;
+	public readonly summaries: SummaryWriter;
+	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
+	public readonly summarizer: BackgroundSummarizer | null;
+	public readonly sweeps: SweepSchedule;
+	/** What capture works with (the summarizer's queue is added per call). */
+	public readonly capture: CaptureParts;
+	public readonly context: ContextParts;
+	public readonly account: AccountParts;
+
+	public constructor(
+		public readonly store: MemoryStore,
+		public readonly config: MemoryConfig,
+		public readonly now: () => number,
+		logger: MemoryLogger
+	) {
+		const registry = (this.registry = new Registry(store));
+		this.archive = new Archive(store, {
+			registry,
+			retentionMs: config.archiveRetentionDays * DAY,
+			graceMs: keptPastExpiryMs(config),
+			maxCachedBytes: config.indexCacheMb * 2 ** 20
+		});
+		const settings = (this.settings = new SettingsRepository(store));
+		const authors = new AuthorIndex(store, registry, AUTHOR_FLUSH_MS, undefined, (error) => {
+			if (!isOutage(error)) logger.error('[memory] writing author counts failed:', error);
+		});
+		const ledger = (this.ledger = new MessageLedger({
+			store,
+			config,
+			archive: this.archive,
+			directory: new ScopeDirectory(store, config, registry),
+			authors
+		}));
+		this.stats = new EngineStats(config.llmBaseUrl !== null);
+		this.summaries = new SummaryWriter(ledger, settings, config);
+		this.summarizer =
+			config.llmBaseUrl === null
+				? null
+				: new BackgroundSummarizer({ config, ledger, archive: this.archive, settings, now, logger, counters: this.stats.summarizer });
+		this.sweeps = new SweepSchedule({
+			store,
+			sweep: (at) => sweep({ ledger, registry, config }, at),
+			now,
+			intervalMs: config.sweepIntervalMinutes * 60_000,
+			logger,
+			counters: this.stats.sweeps
+		});
+		this.capture = { config, ledger, settings, onSkip: (reason) => this.stats.skipped(reason) };
+		this.context = { store, archive: this.archive, settings, config };
+		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
+	}
+
+	/** Resolves the configuration, opens the store and wires the parts. */
+	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
+		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
+		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous } = config;
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous });
+		const logger = options.logger ?? console;
+		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
+		return new EngineParts(store, config, options.now ?? Date.now, logger);
+	}
+
+	/** Runs an erasure so that a background summary written meanwhile cannot bring the erased words back. */
+	public erasing<T>(erase: () => Promise<T>): Promise<T> {
+		return this.summarizer ? this.summarizer.whileErasing(erase) : erase();
+	}
+
+	/** Stops the sweep timer and the summarizer, waits for writes in flight, flushes what is held in memory, then closes the store. */
+	public async close(): Promise<void> {
+		await this.sweeps.stop();
+		// Before the store goes: the worker reads and writes it.
+		await this.summarizer?.close();
+		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+		this.archive.clearCache();
+		// Author counts held in memory are written before the store goes, and registry ids read back.
+		// A store that is down loses the counts, not the close.
+		await this.ledger.authors.flush().catch(() => undefined);
+		this.ledger.authors.stop();
+		await this.registry.settled();
+		await this.store.close();
+	}
+}

@@ -1,0 +1,14 @@
+import type { MemoryConfig } from '../config';
+import type { MessageLedger } from '../ledger/MessageLedger';
+import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { MemoryStore } from '../store/MemoryStore';
+
+/** What the `/session` operations work with: the ledger that knows every copy, the settings, and a way to wait for captures. */
+export interface AccountParts {
+	store: MemoryStore;
+	config: MemoryConfig;
+	ledger: MessageLedger;
+	settings: SettingsRepository;
+	/** Resolves once every capture started before the call has finished. */
+	settled: () => Promise<void>;
+}

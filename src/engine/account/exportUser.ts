@@ -1,0 +1,93 @@
+import { entryLifetimeMs, isExpired } from '../ledger/entries';
+import type { ExportedEntry, ExportedMessage, ShortTermEntry, StoredMessage, StoredTopics, UserExport, UserProfile } from '../schemas';
+import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
+import type { AccountParts } from './AccountParts';
+
+/** Bumped whenever the shape of {@link UserExport} changes. */
+export const EXPORT_SCHEMA_VERSION = 1;
+
+const iso = (ts: number) => new Date(ts).toISOString();
+
+function exported(message: StoredMessage, where: { serverId: string; channelId: string; personaId: string | null }): ExportedMessage {
+	return {
+		id: message.id,
+		role: message.role,
+		serverId: where.serverId,
+		channelId: where.channelId,
+		personaId: message.personaId ?? where.personaId,
+		...(message.authorName === undefined ? {} : { authorName: message.authorName }),
+		text: message.text,
+		at: iso(message.ts)
+	};
+}
+
+/**
+ * `/session export`: everything stored about the user and nothing of anyone else: their own
+ * conversations (their words and the personas' replies), their words in shared channel memories and
+ * archives, their profile and topics. Summaries of guild conversations are shared with the channel
+ * and may hold other members' words, so only DM summaries are included.
+ */
+export async function exportUser(parts: AccountParts, userId: string, now: number): Promise<UserExport> {
+	const { config, ledger, store } = parts;
+	const [settings, scopes, [profile, topics]] = await Promise.all([
+		parts.settings.user(userId),
+		ledger.memberScopes(userId),
+		store.getMany<unknown>([Keys.profile(userId), Keys.topics(userId)]) as Promise<[UserProfile?, StoredTopics?]>
+	]);
+	const mine = (message: StoredMessage) => message.authorId === userId;
+	const conversation = (message: StoredMessage) => mine(message) || message.role === 'persona';
+	// In a DM a member message with no author can only be the user's.
+	const inDm = (message: StoredMessage) => conversation(message) || !message.authorId;
+
+	const own = (await store.getMany<ShortTermEntry>(scopes.own)).flatMap((entry): ExportedEntry[] => {
+		if (!entry || isExpired(entry, config, now)) return [];
+		const dm = entry.serverId === DM_SERVER_ID;
+		return [
+			{
+				serverId: entry.serverId,
+				channelId: entry.channelId,
+				parentChannelId: entry.parentChannelId,
+				personaId: entry.personaId,
+				summary: dm ? entry.summary : null,
+				categories: dm ? entry.categories : null,
+				lastUpdated: iso(entry.lastUpdated),
+				expiresAt: iso(entry.lastUpdated + entryLifetimeMs(entry, config)),
+				messages: entry.messages.filter(dm ? inDm : conversation).map((message) => exported(message, entry))
+			}
+		];
+	});
+
+	const sharedShortTerm = (await store.getMany<ShortTermEntry>(scopes.shared)).flatMap((entry) =>
+		entry && !isExpired(entry, config, now) ? entry.messages.filter(mine).map((message) => exported(message, entry)) : []
+	);
+
+	const archive: ExportedMessage[] = [];
+	for (const key of Object.keys(scopes.authored)) {
+		const parts = parseScopeKey(key);
+		if (!parts) continue;
+		// The user's own DM archive is their conversation; elsewhere only their own words are theirs.
+		const ownScope = parts.scope === 'user';
+		if (ownScope && parts.ownerId !== userId) continue;
+		const where = { serverId: ownScope ? DM_SERVER_ID : parts.ownerId, channelId: parts.channelId, personaId: parts.personaId };
+		for (const message of await ledger.archive.read(key)) if (ownScope ? inDm(message) : mine(message)) archive.push(exported(message, where));
+	}
+
+	return {
+		schemaVersion: EXPORT_SCHEMA_VERSION,
+		exportedAt: iso(now),
+		userId,
+		settings: {
+			privacyLevel: settings.privacyLevel,
+			crossServerOptIn: settings.crossServerOptIn,
+			...(settings.clearedBefore === undefined ? {} : { clearedBefore: iso(settings.clearedBefore) }),
+			...(settings.erasedBefore === undefined ? {} : { erasedBefore: iso(settings.erasedBefore) })
+		},
+		shortTerm: own,
+		sharedShortTerm,
+		archive,
+		profile: profile ?? null,
+		topics: Object.entries(topics ?? {})
+			.map(([slug, topic]) => ({ slug, ...topic }))
+			.sort((a, b) => b.updatedAt - a.updatedAt)
+	};
+}

@@ -1,0 +1,57 @@
+import { heldChunks } from '../archive/Archive';
+import { entryLifetimeMs, isExpired } from '../ledger/entries';
+import type { ArchiveHead, Listings, MemoryStatus, ShortTermEntry, StatusLocation, StoredTopics, UserProfile } from '../schemas';
+import { conversationKeys, Keys } from '../store/keys';
+import type { AccountParts } from './AccountParts';
+
+/** `/session status`: what memory holds about the user. */
+export async function status(parts: AccountParts, userId: string, where: StatusLocation | undefined, now: number): Promise<MemoryStatus> {
+	const { config, ledger, store } = parts;
+	// Without a persona, "this channel" is every persona's memory of it, found through the directories.
+	const anyPersona = where !== undefined && where.personaId === undefined;
+	const liveKey = where && !anyPersona ? conversationKeys({ userId, ...where }, where.personaId).liveKey : undefined;
+	const serverIndex = anyPersona && where.serverId !== null ? [Keys.serverIndex(where.serverId)] : [];
+	const [settings, authored, [listings, profile, topics, entry, channelListings]] = await Promise.all([
+		parts.settings.user(userId),
+		ledger.authors.listings(userId),
+		store.getMany<unknown>([
+			Keys.userIndex(userId),
+			Keys.profile(userId),
+			Keys.topics(userId),
+			liveKey ?? Keys.userIndex(userId),
+			...serverIndex
+		]) as Promise<[Listings?, UserProfile?, StoredTopics?, ShortTermEntry?, Listings?]>
+	]);
+	let entries = liveKey && entry ? [entry] : [];
+	if (anyPersona) {
+		const scope = where.serverId === null ? 'user' : 'server';
+		const keys = Object.values((where.serverId === null ? listings : channelListings) ?? {})
+			.filter((listing) => listing.channelId === where.channelId && listing.scope === scope && listing.expiresAt > now)
+			.map((listing) => listing.key);
+		entries = (await store.getMany<ShortTermEntry>(keys)).filter((value): value is ShortTermEntry => value !== undefined);
+	}
+	// Counts of archives that are gone (expired, or wiped by a moderator) no longer count.
+	const archived = Object.entries(authored).filter(([, listing]) => listing.count > 0);
+	const heads = await store.getMany<ArchiveHead>(archived.map(([key]) => Keys.archiveHead(key)));
+	const archivedMessages = archived.reduce((sum, [, listing], index) => sum + (heldChunks(heads[index]) > 0 ? listing.count : 0), 0);
+	const live = entries.filter((value) => !isExpired(value, config, now));
+	return {
+		privacyLevel: settings.privacyLevel,
+		crossServerOptIn: settings.crossServerOptIn,
+		storage: store.kind,
+		shortTermEntries: Object.values(listings ?? {}).filter((listing) => listing.expiresAt > now).length,
+		archivedMessages,
+		hasProfile: profile !== undefined,
+		topics: Object.keys(topics ?? {}).length,
+		...(live.length > 0
+			? {
+					current: {
+						messages: live.reduce((sum, value) => sum + value.messages.length, 0),
+						hasSummary: live.some((value) => Boolean(value.summary) || Object.keys(value.categories ?? {}).length > 0),
+						expiresInMs: Math.max(...live.map((value) => value.lastUpdated + entryLifetimeMs(value, config) - now))
+					}
+				}
+			: {}),
+		ttl: { shortTermHours: config.ttlHours, summaryHours: config.summaryTtlHours, archiveDays: config.archiveRetentionDays }
+	};
+}

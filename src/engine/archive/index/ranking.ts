@@ -1,0 +1,50 @@
+// How the archive's index ranks: BM25+ over three fields, and which query terms it reads.
+
+/** How many messages on each side count as a message's surroundings. */
+export const AROUND_WINDOW = 2;
+/** Weight of the surroundings against the message's own words. */
+export const AROUND_BOOST = 0.5;
+/** Weight of the author's name. */
+export const AUTHOR_BOOST = 0.3;
+
+/**
+ * Query terms found in more than this share of the messages (and at least {@link COMMON_TERM_MIN_DOCS})
+ * are left out of the search: they rank nothing apart and would make a query read most of the index.
+ */
+export const COMMON_TERM_SHARE = 0.05;
+export const COMMON_TERM_MIN_DOCS = 40;
+/** ...and whatever the archive's size, a term in more messages than this is common: a query's cost stays flat as the archive grows. */
+export const COMMON_TERM_MAX_DOCS = 1000;
+/** When every query term is common, the rarest ones still search... */
+export const RAREST_KEPT = 2;
+/** ...through their newest messages only: a query reads at most this many postings per term, whatever the archive's size. */
+export const MAX_POSTINGS_READ = 1000;
+
+/**
+ * Up to this many messages an index keeps each message's terms in one array and a query scans them all
+ * (a few thousand integers); past it, it keeps postings by term. Most channels never get there, and their
+ * index costs a few hundred bytes beyond the messages themselves.
+ */
+export const SCANNED_INDEX_MAX = 256;
+
+/** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
+export const K1 = 1.2;
+export const B = 0.7;
+export const DELTA = 0.5;
+
+/** Inverse document frequency of a term that `holding` of `total` messages hold. */
+export function idf(total: number, holding: number): number {
+	return Math.log(1 + (total - holding + 0.5) / (holding + 0.5));
+}
+
+/** BM25+ of one field of one message. */
+export function bm25(count: number, length: number, averageLength: number): number {
+	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
+}
+
+/** The terms held by few enough messages; when there are none, the {@link RAREST_KEPT} rarest held by any. */
+export function distinctiveTerms<T extends { ownHeld: number }>(terms: readonly T[], common: number): T[] {
+	const known = terms.filter((term) => term.ownHeld > 0);
+	const distinctive = known.filter((term) => term.ownHeld <= common);
+	return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
+}

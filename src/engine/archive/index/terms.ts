@@ -1,0 +1,86 @@
+import { LRUCache } from 'lru-cache';
+import { eng as englishStopWords } from 'stopword';
+import stem from 'wink-porter2-stemmer';
+import { fnv1a } from '../../store/fnv1a';
+import { AROUND_WINDOW } from './ranking';
+
+const STOP_WORDS = new Set([
+	...englishStopWords,
+	'did',
+	'does',
+	'do',
+	'what',
+	'when',
+	'where',
+	'who',
+	'which',
+	'how',
+	'why',
+	'yes',
+	'ok',
+	'okay',
+	'lol'
+]);
+
+/** Longer runs of letters are no word (a hash, a key mash) and would cost the stemmer quadratic time. */
+const MAX_TERM_CHARS = 64;
+
+// A chat's vocabulary is small next to its messages: each word is stemmed once.
+const stems = new LRUCache<string, string | 0>({ max: 50_000 });
+
+/** Lower-cases, drops stop words and stems, so "adopted" finds "adopt" and "the" finds nothing. */
+export function processTerm(term: string): string | null {
+	const lower = term.toLowerCase();
+	if (lower.length < 2 || lower.length > MAX_TERM_CHARS || STOP_WORDS.has(lower)) return null;
+	const cached = stems.get(lower);
+	if (cached !== undefined) return cached === 0 ? null : cached;
+	const stemmed = stem(lower);
+	stems.set(lower, stemmed || 0);
+	return stemmed || null;
+}
+
+/**
+ * The index's name for a term: a 32-bit hash (FNV-1a) of its stem, even for a message's words and odd for
+ * its author's name. An index stores no strings of its own; two terms sharing a hash (about one chance in
+ * a hundred thousand for a term of a 50,000-term archive) would only rank each other's messages a little.
+ */
+export function termKey(term: string): number {
+	return fnv1a(term) & ~1;
+}
+
+/** Splits at white space and punctuation, as MiniSearch's default tokenizer does. */
+const SEPARATORS = /[\n\r\p{Z}\p{P}]+/u;
+
+/** A text's raw tokens. */
+export function tokenize(text: string): string[] {
+	return text.split(SEPARATORS).filter((token) => token.length > 0);
+}
+
+/** The distinct raw tokens of a text (what BM25 takes as its length) and its term keys with their counts. */
+export function analyse(text: string, field: 0 | 1): { tokens: Set<string>; terms: Map<number, number> } {
+	const split = tokenize(text);
+	return { tokens: new Set(split), terms: termCounts(split, field) };
+}
+
+/** The term keys of raw tokens, with how often each occurs. */
+export function termCounts(tokens: readonly string[], field: 0 | 1): Map<number, number> {
+	const terms = new Map<number, number>();
+	for (const token of tokens) {
+		const term = processTerm(token);
+		if (term === null) continue;
+		const key = termKey(term) | field;
+		terms.set(key, (terms.get(key) ?? 0) + 1);
+	}
+	return terms;
+}
+
+/** Distinct raw tokens of the messages around `at` (the newest of `recent` being `newest`), among those up to `newest`. */
+export function surroundingTokens(recent: readonly Set<string>[], at: number, newest: number): number {
+	const union = new Set<string>();
+	for (let other = Math.max(0, at - AROUND_WINDOW); other <= Math.min(newest, at + AROUND_WINDOW); other++) {
+		if (other === at) continue;
+		const tokens = recent[recent.length - 1 - (newest - other)];
+		if (tokens) for (const token of tokens) union.add(token);
+	}
+	return union.size;
+}

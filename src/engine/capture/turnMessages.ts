@@ -1,0 +1,67 @@
+import type { Visibility } from '../privacy/visibility';
+import type { MemoryTurn, StoredMessage, TurnResponse } from '../schemas';
+import { cleanText, clip, contentId } from './cleanText';
+
+/**
+ * The turn's history as it may be stored: user and persona messages only, cleaned and cut, without
+ * a FULL member's words or what a member wrote before they last cleared, erased or left FULL.
+ */
+export function historyMessages(turn: MemoryTurn, visibility: Visibility, at: number): StoredMessage[] {
+	const history: StoredMessage[] = [];
+	for (const entry of turn.history) {
+		if (entry.role !== 'user' && entry.role !== 'persona') continue;
+		// In a DM every member message is the user's, even where the host named no author.
+		const authorId = entry.authorId ?? (turn.serverId === null && entry.role === 'user' ? turn.userId : undefined);
+		const ts = entry.timestamp ?? at;
+		if (!visibility.storable(authorId, ts)) continue;
+		const text = clip(cleanText(entry.text));
+		if (text.length === 0) continue;
+		history.push({
+			id: entry.messageId ?? contentId([entry.role, entry.authorId, text, entry.timestamp]),
+			role: entry.role,
+			authorId,
+			authorName: entry.authorName ?? (authorId === turn.userId ? turn.userName : undefined),
+			text,
+			ts
+		});
+	}
+	return history;
+}
+
+/** One persona reply as it is stored; null when nothing is left of its text. */
+export function responseMessage(response: TurnResponse, ts: number, turnTime: number | undefined): StoredMessage | null {
+	const text = clip(cleanText(response.text));
+	if (text.length === 0) return null;
+	const personaId = response.personaId ?? undefined;
+	return {
+		id: response.messageId ?? contentId(['persona', personaId, text, turnTime]),
+		role: 'persona',
+		authorId: personaId,
+		authorName: response.personaName,
+		text,
+		ts,
+		personaId
+	};
+}
+
+/** One responding persona's part of a turn. */
+export interface PersonaReplies {
+	personaId: string | null;
+	lineageId: string | null;
+	messages: StoredMessage[];
+}
+
+/** The turn's replies grouped by persona; responses follow the history they answer, a millisecond apart, so every reader orders them alike. */
+export function repliesByPersona(turn: MemoryTurn, history: readonly StoredMessage[], at: number): PersonaReplies[] {
+	const responseTime = Math.max(at, ...history.map((message) => message.ts)) + 1;
+	const groups = new Map<string | null, PersonaReplies>();
+	for (const [index, response] of turn.responses.entries()) {
+		const message = responseMessage(response, responseTime + index, turn.timestamp);
+		if (!message) continue;
+		const personaId = response.personaId ?? null;
+		const group = groups.get(personaId) ?? { personaId, lineageId: response.personaLineageId ?? null, messages: [] };
+		group.messages.push(message);
+		groups.set(personaId, group);
+	}
+	return [...groups.values()];
+}

@@ -1,0 +1,77 @@
+import { visibilityOf } from '../privacy/visibility';
+import type { MemoryTurn, ShortTermEntry, StoredMessage } from '../schemas';
+import { byTime, mergeWindow } from '../ledger/entries';
+import { conversationKeys, DM_SERVER_ID } from '../store/keys';
+import { foldIntoDigest } from '../summaries/digest/foldIntoDigest';
+import type { CaptureParts } from './CaptureParts';
+import type { PersonaReplies } from './turnMessages';
+
+/**
+ * One persona's part of a turn: the user scope and, outside DMs, the server scope take the history and
+ * the replies; what leaves their crude window folds into their digest. In a guild the user scope keeps
+ * only the user's own messages and the personas' replies: that is all any context shows of it, and no
+ * member's words end up filed under another member. The ledger lands the entries with the archive,
+ * the author index and the directories. Returns the keys written.
+ */
+export async function writeConversation(
+	parts: CaptureParts,
+	turn: MemoryTurn,
+	persona: PersonaReplies,
+	history: readonly StoredMessage[],
+	userBarrier: (message: StoredMessage) => boolean,
+	now: number
+): Promise<string[]> {
+	const { config } = parts;
+	const keys = conversationKeys(turn, persona.personaId);
+	const { userKey, serverKey, liveKey } = keys;
+	const entryKeys = serverKey ? [userKey, serverKey] : [userKey];
+	const messages = [...history, ...persona.messages].sort(byTime);
+	const written = await parts.ledger.writeConversation(keys, messages, now, async (stored) => {
+		const windows = entryKeys.map((key, index) => {
+			const current = stored[index];
+			const own =
+				key === serverKey
+					? messages
+					: // The user's own scope also drops the personas' replies from before they cleared their memory.
+						messages.filter(
+							(message) =>
+								userBarrier(message) && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId)
+						);
+			const ids = new Set(current?.messages.map((message) => message.id));
+			// A turn recorded again (its responses are all there already) is not another turn, and folds nothing.
+			const repeated = persona.messages.every((response) => ids.has(response.id));
+			return { key, current, repeated, ...mergeWindow(current?.messages ?? [], own, config.maxMessagesPerChannel) };
+		});
+		const liveRepeated = windows[entryKeys.indexOf(liveKey)]!.repeated;
+		// Never a message of a member who is FULL now, nor one a member wrote before clearing their memory, even if the window still held it.
+		const folding = windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : []));
+		const visibility = await visibilityOf(
+			parts.settings,
+			folding.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : []))
+		);
+		const mayFold = (message: StoredMessage) => message.role !== 'user' || visibility.storable(message.authorId, message.ts);
+		return windows.map(
+			({ key, current, repeated, kept, evicted }): ShortTermEntry => ({
+				scope: key === serverKey ? 'server' : 'user',
+				userId: key === serverKey ? null : turn.userId,
+				serverId: turn.serverId ?? DM_SERVER_ID,
+				channelId: turn.channelId,
+				parentChannelId: turn.parentChannelId ?? null,
+				personaId: persona.personaId,
+				lineageId: persona.lineageId ?? current?.lineageId ?? null,
+				messages: kept,
+				summary: current?.summary ?? null,
+				categories: current?.categories ?? null,
+				digest: repeated
+					? (current?.digest ?? null)
+					: foldIntoDigest(current?.digest, evicted.filter(mayFold), config.maxSummaryLength, kept.filter(mayFold)),
+				lastUpdated: now,
+				turnsSinceRefresh: (current?.turnsSinceRefresh ?? 0) + (key === liveKey && !liveRepeated ? 1 : 0),
+				...(current?.backgroundSummary ? { backgroundSummary: current.backgroundSummary } : {})
+			})
+		);
+	});
+	const live = written[entryKeys.indexOf(liveKey)];
+	if (live) parts.onLiveWrite?.(liveKey, live);
+	return entryKeys;
+}

@@ -1,0 +1,47 @@
+import type { PlaceHit, ScopeIndex } from '../archive/ScopeIndex';
+import { datedLines } from '../format/lines';
+import { tokenCount } from '../format/tokens';
+import { chronological } from '../ledger/entries';
+import type { ContextBlock } from '../schemas';
+import { BudgetPolicy, fitByDay } from './budget';
+
+/**
+ * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
+ * as many as fit (none taking more than its share), shown oldest first. Hits are places in the index
+ * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
+ */
+export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at: number) => boolean, budget: number): ContextBlock | null {
+	const usableHits = hits.filter((hit) => usable(hit.at));
+	if (usableHits.length === 0 || budget <= 0) return null;
+	const header = 'Earlier messages that may be relevant (UTC):';
+	const best = usableHits[0]!.score;
+	const candidates: number[] = [];
+	const offered = new Set<number>();
+	const offer = (at: number) => {
+		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
+		offered.add(at);
+		candidates.push(at);
+	};
+	for (const { at, score } of usableHits) {
+		offer(at);
+		if (score < best * BudgetPolicy.neighbourScoreRatio) continue;
+		offer(at + 1);
+		offer(at - 1);
+	}
+	const time = (at: number) => index.timeAt(at);
+	// The index counted each message's line when it took it.
+	const tokens = (at: number) => index.lineTokensAt(at);
+	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
+	const { chosen, tokens: total } = fitByDay(
+		candidates,
+		budget,
+		tokenCount(header),
+		Math.floor(budget * BudgetPolicy.maxMessageShare),
+		tokens,
+		time
+	);
+	if (chosen.length === 0) return null;
+	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
+	const messages = chosen.map((at) => index.messageAt(at));
+	return { tier: 'relevant', text: [header, ...datedLines(messages)].join('\n'), tokens: total, sourceIds: messages.map((message) => message.id) };
+}

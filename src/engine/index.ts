@@ -1,0 +1,25 @@
+// The engine's public face: everything a host, a script or a benchmark uses, with no discord.js or Sapphire.
+export * from './errors';
+export * from './schemas';
+export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, resolveConfig } from './config';
+export { MemoryEngine } from './MemoryEngine';
+export type { MemoryEngineOptions } from './MemoryEngineOptions';
+export type { MemoryLogger } from './MemoryLogger';
+export type { MemoryCounters } from './stats/EngineStats';
+export { LATENCY_BUCKETS_MS, type LatencyHistogram } from './stats/LatencyRecorder';
+export type { SummarizerCounters } from './summaries/SummarizerCounters';
+export type { SummaryRejection } from './summaries/citations';
+export type { ChatFailureKind } from './summaries/chatCompletions';
+export type { SweepResult } from './maintenance/SweepResult';
+export type { SweepCounters } from './maintenance/SweepSchedule';
+export type { StoreInventory } from './maintenance/inventory';
+export type { ChannelInspection, ChannelQuery, ScopeInspection } from './maintenance/inspect';
+export { KEY_KINDS, keyKind, type KeyKind } from './store/keyKinds';
+export { Keys } from './store/keys';
+export type { StoreHealthChange, StoreHealthCounters } from './store/StoreHealth';
+export { MAX_MESSAGE_CHARS } from './capture/cleanText';
+export { BudgetPolicy } from './context/budget';
+export { tokenCount } from './format/tokens';
+export { foldIntoDigest } from './summaries/digest/foldIntoDigest';
+export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './summaries/summaryTool';
+export { RememberToolSchema, type RememberArguments } from './account/remember';

@@ -1,0 +1,144 @@
+import type { MemoryConfig } from '../config';
+import type { Archive } from '../archive/Archive';
+import type { ClearShortTermResult, ShortTermEntry, StoredMessage } from '../schemas';
+import { type ConversationKeys, Keys } from '../store/keys';
+import type { MemoryStore } from '../store/MemoryStore';
+import { entryLifetimeMs, isExpired } from './entries';
+import { forgetChannel } from './forgetChannel';
+import type { AuthorIndex } from './AuthorIndex';
+import type { LedgerParts } from './LedgerParts';
+import type { ScopeDirectory } from './ScopeDirectory';
+import { forgetMember, type MemberErasure, type MemberForgetting } from './forgetMember';
+import { memberScopes, type MemberScopes } from './memberScopes';
+
+/**
+ * The one place that knows every copy of a captured message, and the door through which each is
+ * written, found and removed. A message is copied to:
+ *
+ * 1. the user scope's short-term entry (`shortterm:user:…`): the member's own conversation;
+ * 2. the server scope's short-term entry (`shortterm:server:…`), in a guild: the channel's shared memory;
+ * 3. the digest lines inside those entries, which quote or count it once it leaves the crude window;
+ * 4. the summaries inside those entries: the background summary cites it, the tool's summary may paraphrase it;
+ * 5. the live scope's archive: a chunk holds it, a marker says it was archived, a tombstone that it was removed;
+ * 6. the archive's search index, cached in each process (the archive head's epoch tells them to reload);
+ * 7. the author index (`index:author:…`), which lists the live scopes holding a member's words;
+ * 8. the directories (`index:user|server|channel:…`), which list the entries;
+ * 9. exports, which read 1, 2 and 5.
+ *
+ * Capture writes them through {@link writeConversation}, erasure removes them through {@link forgetMember}
+ * and {@link forgetChannel}, and the sweep expires them through the same parts, so a copy added here is
+ * one the erasure knows.
+ */
+export class MessageLedger {
+	public readonly store: MemoryStore;
+	public readonly archive: Archive;
+	public readonly directory: ScopeDirectory;
+	public readonly authors: AuthorIndex;
+	private readonly config: MemoryConfig;
+
+	public constructor(private readonly parts: LedgerParts) {
+		({ store: this.store, archive: this.archive, directory: this.directory, authors: this.authors, config: this.config } = parts);
+	}
+
+	/**
+	 * A turn's write to one persona's conversation: its short-term entries, the live scope's archive and
+	 * search index, the author index and the directories, under the conversation's locks. `next` gets the
+	 * entries as stored (expired ones read as missing) and returns them as they should be; it runs inside
+	 * the locks, so no other write of this process lands in between.
+	 */
+	public writeConversation(
+		keys: ConversationKeys,
+		messages: readonly StoredMessage[],
+		now: number,
+		next: (current: (ShortTermEntry | undefined)[]) => Promise<ShortTermEntry[]>
+	): Promise<ShortTermEntry[]> {
+		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
+		return this.store.lock.runAll([...entryKeys, Keys.archiveHead(keys.liveKey)], async () => {
+			// One round trip: the entries, the archive's head and the markers of these messages.
+			const archiveKeys = this.archive.keysToRead(keys.liveKey, messages, now);
+			const read = await this.store.getMany<unknown>([...entryKeys, ...archiveKeys]);
+			const current = entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now));
+			const entries = await next(current);
+			const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
+			const landed = messages.filter((message) => !liveIds.has(message.id));
+			// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
+			// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
+			// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
+			const append = await this.archive.prepare(keys.liveKey, messages, now, archiveKeys.length > 0 ? read.slice(entryKeys.length) : undefined);
+			await this.authors.record(keys.liveKey, landed, append.fresh, now);
+			// An entry that was in the store keeps its listing while this process's last write of it still covers it.
+			const written = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
+			await this.directory.track(written, now, { steady: new Set(entryKeys.filter((_, index) => current[index])) });
+			await append.register();
+			// The entries and the archive land in one batch: all of the turn or none of it.
+			await this.store.setMany([
+				...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })),
+				...append.writes
+			]);
+			append.landed();
+			return entries;
+		});
+	}
+
+	/**
+	 * Writes a conversation's entries without new messages (the tool's summary): `next` gets them as stored
+	 * (expired ones read as missing) and returns them as they should be. The directories learn their new lifetimes.
+	 */
+	public async writeEntries(
+		keys: ConversationKeys,
+		now: number,
+		next: (current: (ShortTermEntry | undefined)[]) => ShortTermEntry[]
+	): Promise<ShortTermEntry[]> {
+		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
+		const written = await this.store.lock.runAll(entryKeys, async () => {
+			const stored = await this.store.getMany<ShortTermEntry>(entryKeys);
+			const entries = next(stored.map((entry) => this.live(entry, now)));
+			const writes = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
+			await this.store.setMany(writes.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })));
+			return writes;
+		});
+		// The directory learns the longer lifetime a summary gives the entry.
+		await this.directory.track(written, now);
+		return written.map(({ entry }) => entry);
+	}
+
+	/**
+	 * Changes one live entry under its lock (a background summary stored or marked stale): `change` gets the
+	 * entry and returns it as it should be, or null to leave it. Resolves with what was written, or null.
+	 */
+	public updateEntry(key: string, now: () => number, change: (entry: ShortTermEntry) => ShortTermEntry | null): Promise<ShortTermEntry | null> {
+		return this.store.lock.run(key, async () => {
+			const entry = this.live(await this.store.get<ShortTermEntry>(key), now());
+			const next = entry ? change(entry) : null;
+			if (!next) return null;
+			await this.store.set(key, next, next.lastUpdated + entryLifetimeMs(next, this.config) - now());
+			return next;
+		});
+	}
+
+	/** Every scope holding something of one member, found through the directories and the author index, never by a scan. */
+	public memberScopes(userId: string): Promise<MemberScopes> {
+		return memberScopes(this.parts, userId);
+	}
+
+	/**
+	 * Removes a member's words from every copy (see the list above): their own entries go whole, their
+	 * messages leave every shared entry, with the digest lines and background summaries that cite them;
+	 * `everything` also removes them from the archives (their DMs' archives go whole), drops the summaries
+	 * that may paraphrase them, and takes them out of the author index.
+	 */
+	public forgetMember(userId: string, what: 'short-term', now: number): Promise<ClearShortTermResult>;
+	public forgetMember(userId: string, what: 'everything', now: number): Promise<MemberErasure>;
+	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure> {
+		return forgetMember(this.parts, userId, what, now);
+	}
+
+	/** A moderator's wipe of one guild channel: every entry of it (server and user scopes, every persona) and its archives. */
+	public forgetChannel(serverId: string, channelId: string, now: number): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
+		return forgetChannel(this.parts, serverId, channelId, now);
+	}
+
+	private live(entry: ShortTermEntry | undefined, now: number): ShortTermEntry | undefined {
+		return entry && !isExpired(entry, this.config, now) ? entry : undefined;
+	}
+}

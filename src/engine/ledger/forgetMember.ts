@@ -1,0 +1,119 @@
+import { removeFromArchive } from '../archive/removeFromArchive';
+import type { ClearShortTermResult, Listings, ShortTermEntry } from '../schemas';
+import { DM_SERVER_ID, Keys } from '../store/keys';
+import { entryLifetimeMs } from './entries';
+import { memberScopes, withRelated } from './memberScopes';
+import type { LedgerParts } from './LedgerParts';
+import { holdsAnything, stripAuthor } from './stripEntry';
+
+/** How much of a member to forget: their short-term memory, or every copy of their words. */
+export type MemberForgetting = 'short-term' | 'everything';
+
+/** What forgetting everything of a member removed from the copies of their words. */
+export interface MemberErasure extends ClearShortTermResult {
+	/** Archived messages removed (the member's own, and whole conversations of their DMs). */
+	archivedMessagesRemoved: number;
+	/** Summaries dropped because they may have been built from the member's messages. */
+	summariesDropped: number;
+}
+
+/** See {@link MessageLedger.forgetMember}. */
+export async function forgetMember(
+	parts: LedgerParts,
+	userId: string,
+	what: MemberForgetting,
+	now: number
+): Promise<ClearShortTermResult | MemberErasure> {
+	const everything = what === 'everything';
+	const scopes = await memberScopes(parts, userId);
+	const own = await deleteOwn(parts, userId, scopes.own, scopes.listings, everything);
+	const result: MemberErasure = {
+		entriesDeleted: own.entriesDeleted,
+		messagesRemoved: 0,
+		archivedMessagesRemoved: own.archivedMessagesRemoved,
+		summariesDropped: own.summariesDropped
+	};
+	for (const [key, related] of await withRelated(parts, userId, scopes.shared)) {
+		// The archive's head lock too, on an erasure: capture appends under it.
+		await parts.store.lock.runAll([key, ...(everything ? [Keys.archiveHead(key)] : []), ...related], async () => {
+			const stripped = await strip(parts, key, userId, everything, now);
+			result.messagesRemoved += stripped.removed;
+			if (stripped.summaryDropped) result.summariesDropped++;
+			for (const other of related) if ((await strip(parts, other, userId, everything, now)).summaryDropped) result.summariesDropped++;
+			if (!everything) return;
+			result.archivedMessagesRemoved += await removeFromArchive(parts.archive, key, (message) => message.authorId === userId);
+			// Under the scope's lock, so a turn captured after the erasure's barrier is listed again, never lost.
+			await parts.authors.remove(userId, [key]);
+		});
+	}
+	if (!everything) return { entriesDeleted: result.entriesDeleted, messagesRemoved: result.messagesRemoved };
+	// What is left of the author index names no scope that still holds their words.
+	const handled = new Set([...scopes.own, ...scopes.shared]);
+	await parts.authors.remove(
+		userId,
+		Object.keys(scopes.authored).filter((key) => !handled.has(key))
+	);
+	return result;
+}
+
+/** Deletes the member's own entries (and, for an erasure, their DMs' archives) and their listings. */
+async function deleteOwn(parts: LedgerParts, userId: string, keys: readonly string[], listings: Listings, archives: boolean) {
+	let entriesDeleted = 0;
+	let archivedMessagesRemoved = 0;
+	let summariesDropped = 0;
+	/** Channel directory → the member's keys listed there. */
+	const channels = new Map<string, string[]>();
+	for (const key of keys) {
+		await parts.store.lock.runAll([key, Keys.archiveHead(key)], async () => {
+			const entry = await parts.store.get<ShortTermEntry>(key);
+			if (entry) {
+				await parts.store.delete([key]);
+				entriesDeleted++;
+				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
+			}
+			const serverId = entry?.serverId ?? listings[key]?.serverId;
+			const channelId = entry?.channelId ?? listings[key]?.channelId;
+			if (serverId && channelId && serverId !== DM_SERVER_ID) {
+				const directory = Keys.channelIndex(serverId, channelId);
+				channels.set(directory, [...(channels.get(directory) ?? []), key]);
+			}
+			if (!archives) return;
+			archivedMessagesRemoved += await removeFromArchive(parts.archive, key, () => true);
+			await parts.authors.remove(userId, [key]);
+		});
+	}
+	// User-scope entries are listed under their user and, in a guild, under their channel too.
+	await parts.directory.forget(Keys.userIndex(userId), keys);
+	await Promise.all([...channels].map(([directory, channelKeys]) => parts.directory.forget(directory, channelKeys)));
+	return { entriesDeleted, archivedMessagesRemoved, summariesDropped };
+}
+
+/**
+ * Takes the member's words out of one entry (see {@link stripAuthor}); an entry left with nothing, or
+ * past its lifetime without its summary, goes with its listings. Callers hold its lock.
+ */
+async function strip(
+	parts: LedgerParts,
+	key: string,
+	userId: string,
+	dropSummary: boolean,
+	now: number
+): Promise<{ removed: number; summaryDropped: boolean }> {
+	const entry = await parts.store.get<ShortTermEntry>(key);
+	if (!entry) return { removed: 0, summaryDropped: false };
+	const stripped = stripAuthor(entry, userId, dropSummary);
+	const next = stripped.entry;
+	if (!next) return stripped;
+	const ttlMs = next.lastUpdated + entryLifetimeMs(next, parts.config) - now;
+	if (ttlMs > 0 && holdsAnything(next)) {
+		await parts.store.set(key, next, ttlMs);
+		await parts.directory.track([{ key, entry: next }], now);
+		return stripped;
+	}
+	await parts.store.delete([key]);
+	if (entry.scope === 'server') await parts.directory.forget(Keys.serverIndex(entry.serverId), [key]);
+	if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID)
+		await parts.directory.forget(Keys.channelIndex(entry.serverId, entry.channelId), [key]);
+	if (entry.scope === 'user' && entry.userId) await parts.directory.forget(Keys.userIndex(entry.userId), [key]);
+	return stripped;
+}

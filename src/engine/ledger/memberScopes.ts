@@ -1,0 +1,61 @@
+import type { AuthorListings, Listings } from '../schemas';
+import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
+import type { LedgerParts } from './LedgerParts';
+
+/** Every scope holding something of one member. */
+export interface MemberScopes {
+	/** The member's own user-scope keys: their short-term entries and their DMs' archives. */
+	own: string[];
+	/** Server-scope keys (short-term entry and archive) that held the member's messages. */
+	shared: string[];
+	/** The member's user index as stored, expired listings included. */
+	listings: Listings;
+	/** The author index, with counts not yet written. */
+	authored: AuthorListings;
+}
+
+/** Finds a member's scopes through their user index and the author index, never by a scan. */
+export async function memberScopes(parts: Pick<LedgerParts, 'store' | 'authors'>, userId: string): Promise<MemberScopes> {
+	const [listings = {}, authored] = await Promise.all([parts.store.get<Listings>(Keys.userIndex(userId)), parts.authors.listings(userId)]);
+	const own = new Set(Object.keys(listings));
+	const shared = new Set<string>();
+	for (const key of Object.keys(authored)) {
+		const scope = parseScopeKey(key);
+		if (scope?.scope === 'server') shared.add(key);
+		else if (scope?.ownerId === userId) own.add(key);
+	}
+	// Where the member triggered a turn, their words went to the server scope too.
+	for (const listing of Object.values(listings)) {
+		if (listing.serverId !== DM_SERVER_ID) shared.add(Keys.serverScope(listing.serverId, listing.channelId, listing.personaId));
+	}
+	return { own: [...own], shared: [...shared], listings, authored };
+}
+
+/** The directory of a server-scope key's channel (`shortterm:server:<serverId>:<channelId>…`). */
+function channelDirectory(serverScopeKey: string): string {
+	const scope = parseScopeKey(serverScopeKey)!;
+	return Keys.channelIndex(scope.ownerId, scope.channelId);
+}
+
+/**
+ * Each shared key with the other members' user-scope entries of the same channel and persona: they
+ * carry the channel's summary, and entries written before user scopes kept only their owner's words
+ * may hold the member's messages.
+ */
+export async function withRelated(parts: Pick<LedgerParts, 'store'>, userId: string, shared: readonly string[]): Promise<Map<string, string[]>> {
+	const channelKeys = [...new Set(shared.flatMap((key) => (parseScopeKey(key) ? [channelDirectory(key)] : [])))];
+	const directories = await parts.store.getMany<Listings>(channelKeys);
+	const byChannel = new Map(channelKeys.map((directory, index) => [directory, Object.values(directories[index] ?? {})]));
+	return new Map(
+		shared.map((key) => {
+			const scope = parseScopeKey(key)!;
+			const related = (byChannel.get(channelDirectory(key)) ?? []).filter((listing) => {
+				const other = parseScopeKey(listing.key);
+				return (
+					other?.scope === 'user' && other.ownerId !== userId && other.channelId === scope.channelId && other.personaId === scope.personaId
+				);
+			});
+			return [key, related.map((listing) => listing.key)];
+		})
+	);
+}

@@ -1,0 +1,34 @@
+import type { MemoryConfig } from '../config';
+import type { MessageLedger } from '../ledger/MessageLedger';
+import type { Registry } from '../store/Registry';
+
+/** What one sweep deleted, and how long it took. */
+export interface SweepResult {
+	/** Expired short-term entries. */
+	entriesDeleted: number;
+	/** Directory listings of those entries (`index:user:…`, `index:server:…`). */
+	listingsDeleted: number;
+	/** Directories left empty. */
+	directoriesDeleted: number;
+	/** Archive chunks whose newest message was past retention. */
+	chunksDeleted: number;
+	/** Archived messages in those chunks. */
+	archivedMessagesDeleted: number;
+	/** Per-message markers: of those messages, and of messages erased earlier once past retention. */
+	markersDeleted: number;
+	/** Archives left empty, deleted with their head. */
+	archivesDeleted: number;
+	/** Author-index listings of scopes that no longer hold the author's messages. */
+	authorListingsDeleted: number;
+	/** Author indexes left empty. */
+	authorIndexesDeleted: number;
+	/** Wall-clock milliseconds. */
+	durationMs: number;
+}
+
+/** What the sweep works on: the ledger's copies, and the registries that list them. */
+export interface SweepParts {
+	ledger: MessageLedger;
+	registry: Registry;
+	config: MemoryConfig;
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { validEntries } from './stored';
+import { IdSchema, MessageIdSchema } from './primitives';
+import type { PrivacyLevel } from './turn';
+
+/** A user's long-term profile, as stored. */
+export const UserProfileSchema = z.object({
+	/** `name: value` facts the user wants kept, e.g. `{ pronouns: 'she/her' }`. */
+	preferences: z.record(z.string(), z.string()),
+	notes: z.array(z.string()),
+	tags: z.array(z.string()),
+	/** Milliseconds since the epoch. */
+	updatedAt: z.number()
+});
+
+export type UserProfile = z.output<typeof UserProfileSchema>;
+
+/** A change to a profile: preferences merge by name (`null` removes one); notes and tags are added once. */
+export const ProfilePatchSchema = z.strictObject({
+	preferences: z.record(z.string(), z.string().nullable()).optional(),
+	notes: z.array(z.string()).optional(),
+	tags: z.array(z.string()).optional()
+});
+
+export type ProfilePatch = z.input<typeof ProfilePatchSchema>;
+
+/** One topic note as stored, under its slug. */
+export const StoredTopicSchema = z.object({ title: z.string(), note: z.string(), updatedAt: z.number() });
+
+/** `ltm:topics:<userId>` as stored: slug → note. */
+export const StoredTopicsSchema = validEntries(StoredTopicSchema);
+
+export type StoredTopics = z.output<typeof StoredTopicsSchema>;
+
+/** One topic note of a user. */
+export type TopicNote = z.output<typeof StoredTopicSchema> & {
+	/** The title lower-cased to a–z, 0–9 and "-", at most 64 characters: the topic's key. */
+	slug: string;
+};
+
+/** A topic as listed (`/session forget` autocomplete). */
+export type TopicListing = Pick<TopicNote, 'slug' | 'title' | 'updatedAt'>;
+
+/** Where a status is asked from: the channel whose live memory it describes. */
+export const StatusLocationSchema = z.object({
+	/** `null` in a DM. */
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	/** One persona's memory of the channel; left out, every persona's. */
+	personaId: IdSchema.nullish()
+});
+
+export type StatusLocation = z.input<typeof StatusLocationSchema>;
+
+/** Messages edited or deleted on Discord (`memory.messagesChanged`): background summaries citing them go stale. */
+export const MessagesChangeSchema = z
+	.object({
+		/** `null` in a DM. */
+		serverId: IdSchema.nullable(),
+		channelId: IdSchema,
+		/** In a DM, the member the DM is with (whose scope it is); unused in a guild. */
+		userId: IdSchema.optional(),
+		messageIds: z.array(MessageIdSchema).max(1000),
+		kind: z.enum(['edited', 'deleted'])
+	})
+	.refine((change) => change.serverId !== null || change.userId !== undefined, {
+		message: 'a DM change needs the userId of the member the DM is with',
+		path: ['userId']
+	});
+
+export type MessagesChange = z.input<typeof MessagesChangeSchema>;
+
+/** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */
+export type StorageKind = 'sqlite' | 'redis' | 'postgres' | 'custom';
+
+/** What memory holds about one user (`/session status`). */
+export interface MemoryStatus {
+	privacyLevel: PrivacyLevel;
+	crossServerOptIn: boolean;
+	storage: StorageKind;
+	/** The user's live short-term entries (user scope), in servers and DMs. */
+	shortTermEntries: number;
+	/** Messages the user wrote that archives hold. */
+	archivedMessages: number;
+	hasProfile: boolean;
+	topics: number;
+	/** The live entry of the asked channel (server scope in a guild, user scope in a DM); absent when there is none. */
+	current?: { messages: number; hasSummary: boolean; expiresInMs: number };
+	ttl: { shortTermHours: number; summaryHours: number; archiveDays: number };
+}
+
+/** What `clearShortTerm` removed. */
+export interface ClearShortTermResult {
+	/** The user's own short-term entries deleted. */
+	entriesDeleted: number;
+	/** The user's messages removed from shared (server-scope) channel memories. */
+	messagesRemoved: number;
+}
+
+/** What `clearAll` removed. */
+export interface ClearAllResult extends ClearShortTermResult {
+	/** Archived messages removed (the user's own, and whole conversations of their DMs). */
+	archivedMessagesRemoved: number;
+	/** Summaries dropped because they may have been built from the user's messages. */
+	summariesDropped: number;
+	profileDeleted: boolean;
+	topicsDeleted: number;
+}

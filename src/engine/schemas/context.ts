@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { IdSchema } from './primitives';
+
+/** Who is talking to which persona, and where: the conversation a context or a summary belongs to. */
+export const ConversationLocationSchema = z.object({
+	userId: IdSchema,
+	/** `null` in a DM. */
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	parentChannelId: IdSchema.nullish(),
+	personaId: IdSchema.nullish(),
+	personaLineageId: IdSchema.nullish()
+});
+
+export type ConversationLocation = z.input<typeof ConversationLocationSchema>;
+
+const isIterableObject = (value: unknown): value is Iterable<unknown> =>
+	typeof value === 'object' && value !== null && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function';
+
+/** What the bot asks for before it generates. */
+export const ContextRequestSchema = ConversationLocationSchema.extend({
+	/** The user's message; ranks the relevant tier. */
+	query: z.string().max(1_000_000),
+	/** Defaults to `MEMORY_CONTEXT_TOKEN_BUDGET`. */
+	tokenBudget: z.number().int().min(0).max(1_000_000).optional(),
+	/**
+	 * Channels the asking member can view (an array, a Set, a discord.js Collection's keys), read once.
+	 * When given, memories of any other channel never surface. The Sapphire layer always passes it.
+	 */
+	visibleChannelIds: z
+		.custom<Iterable<string>>(isIterableObject, 'expected an iterable of channel ids')
+		.transform((ids) => [...ids])
+		.pipe(z.array(IdSchema).max(100_000, 'at most 100000 channels'))
+		.optional()
+});
+
+export type ContextRequest = z.input<typeof ContextRequestSchema>;
+
+/** The tiers of a context, in the order they are filled. */
+export type ContextTier = 'profile' | 'summary' | 'relevant' | 'recent' | 'nudge';
+
+/** One part of a context. */
+export interface ContextBlock {
+	tier: ContextTier;
+	text: string;
+	/** BPE tokens of `text` (never below the true count). */
+	tokens: number;
+	/** Message ids the block was built from. */
+	sourceIds: string[];
+}
+
+/** What `buildContext` returns. */
+export interface MemoryContext {
+	/** The blocks joined, ready to inject. */
+	text: string;
+	tokens: number;
+	blocks: ContextBlock[];
+}
+
+/** Where a summary from `update_short_term_memory` goes, and which turn wrote it. */
+export const SummaryTargetSchema = ConversationLocationSchema.extend({
+	/** The triggering message id: one successful call per turn. */
+	turnId: z.string().min(1).max(128).optional()
+});
+
+export type SummaryTarget = z.input<typeof SummaryTargetSchema>;
+
+/** A context request as the engine reads it, once validated. */
+export type ParsedContextRequest = z.output<typeof ContextRequestSchema>;

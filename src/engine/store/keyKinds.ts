@@ -1,0 +1,52 @@
+import { Keys, parseScopeKey } from './keys';
+
+/** The kinds of key the engine writes (see {@link Keys}), as the operator CLI counts them. */
+export const KEY_KINDS = {
+	shortTermUser: 'short-term entries, user scope',
+	shortTermServer: 'short-term entries, server scope',
+	archiveHeads: 'archives (heads)',
+	archiveChunks: 'archive chunks',
+	archiveMarkers: 'archived-message markers',
+	archiveTombstones: 'archive tombstone lists',
+	userIndexes: 'user indexes',
+	serverIndexes: 'server indexes',
+	channelIndexes: 'channel indexes',
+	authorIndexes: 'author indexes',
+	profiles: 'profiles',
+	topics: 'topic-note sets',
+	userSettings: 'user settings',
+	serverSettings: 'server settings',
+	registryBuckets: 'registry buckets',
+	sweepLease: 'sweep lease',
+	other: 'other keys'
+} as const;
+
+export type KeyKind = keyof typeof KEY_KINDS;
+
+const PREFIXES: [string, KeyKind][] = [
+	['index:user:', 'userIndexes'],
+	['index:server:', 'serverIndexes'],
+	['index:channel:', 'channelIndexes'],
+	['index:author:', 'authorIndexes'],
+	['ltm:profile:', 'profiles'],
+	['ltm:topics:', 'topics'],
+	['settings:user:', 'userSettings'],
+	['settings:server:', 'serverSettings'],
+	['registry:', 'registryBuckets']
+];
+
+/** Which kind of key `key` (without the namespace) is. */
+export function keyKind(key: string): KeyKind {
+	if (key.startsWith('archive:')) {
+		// Ids never hold ":", so the scope key inside cannot hold these parts.
+		if (key.includes(':seen:')) return 'archiveMarkers';
+		if (/:chunk:\d+$/.test(key)) return 'archiveChunks';
+		if (key.endsWith(':head')) return 'archiveHeads';
+		if (key.endsWith(':tombstones')) return 'archiveTombstones';
+		return 'other';
+	}
+	const scope = parseScopeKey(key);
+	if (scope) return scope.scope === 'user' ? 'shortTermUser' : 'shortTermServer';
+	for (const [prefix, kind] of PREFIXES) if (key.startsWith(prefix)) return kind;
+	return key === Keys.sweepLease() ? 'sweepLease' : 'other';
+}

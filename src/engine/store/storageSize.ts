@@ -1,0 +1,46 @@
+import { statSync } from 'node:fs';
+import { storeError } from '../errors';
+import { sqlitePath } from './backends';
+import type { MemoryStore } from './MemoryStore';
+
+/** What the backend takes on disk: its parts in bytes, their total, and what they are. */
+export interface StorageSize {
+	total: number;
+	parts: Record<string, number>;
+	note: string;
+}
+
+/**
+ * What the backend takes: the SQLite file and its write-ahead log, or the PostgreSQL table (every
+ * namespace in it); null where it is not cheap to tell (Redis, a Keyv the host passed).
+ */
+export async function storageSize(store: MemoryStore, storeUrl: string): Promise<StorageSize | null> {
+	if (store.kind === 'sqlite') {
+		const path = sqlitePath(storeUrl);
+		if (path === ':memory:') return null;
+		const parts = { file: sizeOf(path), wal: sizeOf(`${path}-wal`) };
+		return { total: parts.file + parts.wal, parts, note: `${path} and its write-ahead log` };
+	}
+	if (store.kind !== 'postgres') return null;
+	const adapter = store.keyv.store as {
+		query?: (sql: string, values?: unknown[]) => Promise<{ bytes: string }[]>;
+		opts?: { schema?: string; table?: string };
+	};
+	if (!adapter.query) return null;
+	const table = `${adapter.opts?.schema ?? 'public'}.${adapter.opts?.table ?? 'memory'}`;
+	try {
+		const [row] = await adapter.query('SELECT pg_total_relation_size($1::regclass) AS bytes', [table]);
+		const total = Number(row?.bytes ?? 0);
+		return { total, parts: { table: total }, note: `table ${table}, every namespace in it, indexes included` };
+	} catch (error) {
+		throw storeError('size of the table', error);
+	}
+}
+
+function sizeOf(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
