@@ -77,7 +77,10 @@ export class ChatCorpus {
 function cumulative(weights: number[]): Float64Array {
 	const sums = new Float64Array(weights.length);
 	let total = 0;
-	weights.forEach((weight, index) => (sums[index] = total += weight));
+	weights.forEach((weight, index) => {
+		total += weight;
+		sums[index] = total;
+	});
 	return sums.map((sum) => sum / total);
 }
 

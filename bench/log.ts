@@ -33,7 +33,8 @@ export class ProgressCounter {
 		this.lastPrinted = now;
 		this.lastDone = done;
 		progress(
-			`${this.label}: ${count(done)}/${count(this.total)} ${this.unit} (${((now - this.started) / 1000).toFixed(1)} s, ${count(rate)} ${this.unit}/s)`
+			`${this.label}: ${count(done)}/${count(this.total)} ${this.unit} (${((now - this.started) / 1000).toFixed(1)} s, ${count(rate)} ` +
+				`${this.unit}/s)`
 		);
 	}
 }

@@ -22,7 +22,8 @@ export function renderHeader(results: BenchResults): string {
 	const { machine } = results;
 	return [
 		`sapphire-plugin-memory benchmark: ${results.mode} run`,
-		`Machine: ${machine.cores} cores, ${machine.cpuModel}, ${(machine.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB RAM, Node ${machine.node}, ${machine.platform}`,
+		`Machine: ${machine.cores} cores, ${machine.cpuModel}, ${(machine.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB RAM, Node ` +
+			`${machine.node}, ${machine.platform}`,
 		`Date: ${machine.date}; load average at start ${machine.loadAverage.join(', ')} (other work on the machine skews the figures)`,
 		`Sections: ${results.sections.join(', ')}; backends: ${results.backends.join(', ')}`,
 		''
@@ -60,9 +61,12 @@ export function renderLatency(results: BackendLatencyResult[], plan: BenchPlan):
 		rows,
 		[
 			`recordTurn: the last ${count(latency.recordSamples)} seeding turns, one member message + one reply each, one at a time.`,
-			`first ctx: the first buildContext after reopening the engine on the seeded store (cold load); warm-up: the ${count(latency.warmupContexts)} after it,`,
-			`while V8 compiles the context path on its worker threads; ctx: the ${count(latency.contextSamples)} after those. A different question each.`,
-			`turns/s: ${latency.throughputChannels} recordTurn calls in flight over ${latency.throughputChannels} new channels of the same guild for ${latency.throughputSeconds} s, resolved turns only.`,
+			`first ctx: the first buildContext after reopening the engine on the seeded store (cold load); warm-up: the ` +
+				`${count(latency.warmupContexts)} after it,`,
+			`while V8 compiles the context path on its worker threads; ctx: the ${count(latency.contextSamples)} after those. A different ` +
+				`question each.`,
+			`turns/s: ${latency.throughputChannels} recordTurn calls in flight over ${latency.throughputChannels} new channels of the same ` +
+				`guild for ${latency.throughputSeconds} s, resolved turns only.`,
 			...notes
 		]
 	);
@@ -92,12 +96,15 @@ export function renderScale(scale: ScaleResult): string {
 	]);
 	const samples = scale.points[0]?.buildContext.count ?? 0;
 	return table(
-		`2. Scale (SQLite): ${count(scale.storeMessages)} messages over ${count(scale.channels)} channels in ${count(scale.servers)} servers, times in ms`,
+		`2. Scale (SQLite): ${count(scale.storeMessages)} messages over ${count(scale.channels)} channels in ${count(scale.servers)} ` +
+			`servers, times in ms`,
 		['channel messages', 'first ctx', 'ctx p50', 'ctx p99', 'ctx mean', 'record p50', 'record p99', 'record mean'],
 		rows,
 		[
-			`Seeded in ${count(scale.seedTurns)} turns (up to 20 member messages + 1 reply each, channels interleaved) in ${scale.seedSeconds.toFixed(1)} s.`,
-			`Per channel: the first context, ${count(scale.points[0]?.warmupContexts.count ?? 0)} warming up, then ${count(samples)} timed contexts (a different question each) at exactly that size,`,
+			`Seeded in ${count(scale.seedTurns)} turns (up to 20 member messages + 1 reply each, channels interleaved) in ` +
+				`${scale.seedSeconds.toFixed(1)} s.`,
+			`Per channel: the first context, ${count(scale.points[0]?.warmupContexts.count ?? 0)} warming up, then ${count(samples)} timed ` +
+				`contexts (a different question each) at exactly that size,`,
 			`then ${count(scale.points[0]?.recordTurn.count ?? 0)} one-message turns.`,
 			'Last row: largest channel / smallest channel.'
 		]
@@ -159,8 +166,10 @@ export function renderNaive(rows: NaiveRow[], scale: ScaleResult | undefined): s
 		['channel', 'naive rec p50', 'naive rec p99', 'naive ctx p50', 'naive ctx p99', 'rec p50 ×', 'rec p99 ×', 'ctx p50 ×', 'ctx p99 ×'],
 		cells,
 		[
-			'Naive: record pushes the messages; context = newest 10 messages + every older one ranked by shared lower-cased words, packed by tokenCount into 1,500 tokens.',
-			'Ratios above 1× mean the engine is slower than the naive reference (it persists every turn; the naive one keeps nothing across a restart).'
+			'Naive: record pushes the messages; context = newest 10 messages + every older one ranked by shared lower-cased words, packed by ' +
+				'tokenCount into 1,500 tokens.',
+			'Ratios above 1× mean the engine is slower than the naive reference (it persists every turn; the naive one keeps nothing across ' +
+				'a restart).'
 		]
 	);
 }
@@ -172,7 +181,8 @@ export function renderMemory(memory: NonNullable<BenchResults['memory']>): strin
 		const gcNote = active.gcAvailable ? 'after global.gc()' : 'global.gc() unavailable: figures include garbage';
 		parts.push(
 			table(
-				`4. Memory: a fresh SQLite engine, ${active.turns / active.channels} turns and 1 context in each of ${count(active.channels)} channels (${count(active.servers)} servers), in a child process`,
+				`4. Memory: a fresh SQLite engine, ${active.turns / active.channels} turns and 1 context in each of ` +
+					`${count(active.channels)} channels (${count(active.servers)} servers), in a child process`,
 				['measure', 'value'],
 				[
 					['RSS of the bare process (engine not loaded)', mib(active.processStart.rss)],
@@ -188,7 +198,8 @@ export function renderMemory(memory: NonNullable<BenchResults['memory']>): strin
 				[
 					`Read ${gcNote}, with the engine still open. Runtime: ${active.runtime}.`,
 					'The process also holds the bench\'s text generator (a few MiB, in "before" already) and one latency per operation.',
-					'Just after the work, V8 still holds as heap the room the garbage of the last turns took; left idle, it hands that back within seconds (settled). The engine is loaded without discord.js and Sapphire, which a bot loads anyway (some 38 MiB more).'
+					'Just after the work, V8 still holds as heap the room the garbage of the last turns took; left idle, it hands that back ' +
+						'within seconds (settled). The engine is loaded without discord.js and Sapphire, which a bot loads anyway (some 38 MiB more).'
 				]
 			)
 		);
@@ -221,7 +232,8 @@ export function storageRows(latency: BackendLatencyResult[] | undefined, scale: 
 
 export function renderRecall(recall: NonNullable<BenchResults['recall']>): string {
 	return table(
-		`5. Recall (SQLite): long-conversation fixture, ${count(recall.messages)} messages in ${count(recall.turns)} turns, ${recall.questions} questions`,
+		`5. Recall (SQLite): long-conversation fixture, ${count(recall.messages)} messages in ${count(recall.turns)} turns, ` +
+			`${recall.questions} questions`,
 		['budget (tokens)', 'answer turns found', 'recall', 'max context tokens', 'plain BM25 packed'],
 		recall.points.map((point) => [
 			count(point.budget),
@@ -235,16 +247,13 @@ export function renderRecall(recall: NonNullable<BenchResults['recall']>): strin
 }
 
 export function renderTargets(checks: TargetCheck[], mode: BenchResults['mode']): string {
-	const lines = [
-		'Targets' + (mode === 'quick' ? ' (quick run: the targets are checked on the full run only; the quick figures are shown)' : ''),
-		''
-	];
+	const quickNote = mode === 'quick' ? ' (quick run: the targets are checked on the full run only; the quick figures are shown)' : '';
+	const lines = [`Targets${quickNote}`, ''];
 	const width = Math.max(...checks.map((check) => check.name.length));
 	for (const check of checks) {
 		const status = check.status === 'QUICK' ? '----' : check.status === 'NOT RUN' ? 'SKIP' : check.status;
-		lines.push(
-			`${status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.shown.padStart(12)}  (target ${check.target})${check.status === 'NOT RUN' ? ' not measured in this run' : ''}`
-		);
+		const notRun = check.status === 'NOT RUN' ? ' not measured in this run' : '';
+		lines.push(`${status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.shown.padStart(12)}  (target ${check.target})${notRun}`);
 	}
 	return `${lines.join('\n')}\n`;
 }

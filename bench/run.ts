@@ -1,4 +1,3 @@
-/// <reference path="../src/engine/archive/vendor.d.ts" />
 /**
  * The benchmark harness: `npm run bench` (full) or `npm run bench -- --quick` (CI smoke run).
  * Tables go to stdout, progress to stderr, figures to bench-results/. See bench/options.ts for the flags.

@@ -83,7 +83,7 @@ export class PluginCommand extends Command {
 	}
 
 	public override async chatInputRun(interaction: ChatInputCommandInteraction): Promise<void> {
-		const memory = this.container.memory;
+		const { memory } = this.container;
 		const options = this.container.client.options.memory ?? {};
 		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
 		try {

@@ -5,8 +5,8 @@ import { loadListeners } from '../listeners/_load';
 import { MemoryEvents } from './plugin/events';
 import { MemoryEngine } from './engine/MemoryEngine';
 import { registerMemoryMetrics } from './ops/prometheus';
-// The module augmentation (ClientOptions.memory, Container.memory) lives in the root entry.
-import type {} from '.';
+// The root entry holds the module augmentation (ClientOptions.memory, Container.memory): its types come with this entry.
+import './index';
 
 /** Takes each client's engine out of the Prometheus registry when the client is destroyed. */
 const unregisterMetrics = new WeakMap<SapphireClient, () => void>();

@@ -53,7 +53,8 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 		const sizeAfter = await store.sizeBytes();
 
 		progress(
-			`${backend}: reopening the engine, then ${count(1 + plan.warmupContexts + plan.contextSamples)} contexts (the first cold, ${count(plan.warmupContexts)} warming up)…`
+			`${backend}: reopening the engine, then ${count(1 + plan.warmupContexts + plan.contextSamples)} contexts (the first cold, ` +
+				`${count(plan.warmupContexts)} warming up)…`
 		);
 		await engine.close();
 		const [reopened, reopenMs] = await timed(() => openEngine(store.storeUrl, workload.clock, options));
@@ -64,7 +65,8 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 		const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, plan.warmupContexts, naive);
 
 		progress(
-			`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ${plan.throughputSeconds} s…`
+			`${backend}: throughput, ${plan.throughputChannels} turns in flight over ${plan.throughputChannels} channels for ` +
+				`${plan.throughputSeconds} s…`
 		);
 		const throughput = await measureThroughput(engine, workload, plan);
 
@@ -100,7 +102,8 @@ async function seedChannel(
 	const turns = Math.ceil(plan.channelMessages / 2);
 	const timedFrom = Math.max(0, turns - plan.recordSamples);
 	progress(
-		`${label}: recording ${count(turns)} turns (${count(plan.channelMessages)} messages) in one channel, timing the last ${count(turns - timedFrom)}…`
+		`${label}: recording ${count(turns)} turns (${count(plan.channelMessages)} messages) in one channel, timing the last ` +
+			`${count(turns - timedFrom)}…`
 	);
 	const counter = new ProgressCounter(`${label}: recorded`, turns, 'turns');
 	const ours: number[] = [];

@@ -4,7 +4,7 @@
  * the engine. Arguments: channels, servers, turns per channel, runtime description.
  */
 function bareProcess(): { rss: number; heapUsed: number } {
-	const gc = (globalThis as { gc?: () => void }).gc;
+	const { gc } = globalThis as { gc?: () => void };
 	if (gc) for (let round = 0; round < 3; round++) gc();
 	const { rss, heapUsed } = process.memoryUsage();
 	return { rss, heapUsed };
@@ -12,6 +12,7 @@ function bareProcess(): { rss: number; heapUsed: number } {
 
 const processStart = bareProcess();
 // Loaded only now, so that processStart is the process without the engine.
+// eslint-disable-next-line @typescript-eslint/no-var-requires -- an import would be hoisted above the reading
 const work = require('./memoryWork') as typeof import('./memoryWork');
 const [channels, servers, turnsPerChannel] = process.argv.slice(2, 5).map(Number) as [number, number, number];
 

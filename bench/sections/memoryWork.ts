@@ -9,15 +9,15 @@ import { channelOf, ChatWorkload, openEngine } from '../workload';
 
 /** RSS and heap after a full garbage collection (when --expose-gc gave one). */
 export function collectedMemory(): MemoryReading {
-	const gc = (globalThis as { gc?: () => void }).gc;
+	const { gc } = globalThis as { gc?: () => void };
 	if (gc) for (let round = 0; round < 3; round++) gc();
 	const { rss, heapUsed } = process.memoryUsage();
 	return { rss, heapUsed };
 }
 
 /**
- * V8's memory reducer compacts the heap some 15 to 20 s after the last full collection when allocation has stopped: the wait is at least this long, then
- * lasts until the RSS has held still (within 1 %) for a few seconds, or the longest wait has passed.
+ * V8's memory reducer compacts the heap some 15 to 20 s after the last full collection when allocation has stopped: the wait is
+ * at least this long, then lasts until the RSS has held still (within 1 %) for a few seconds, or the longest wait has passed.
  */
 const MIN_WAIT_SECONDS = 25;
 const STILL_SECONDS = 5;
@@ -63,7 +63,8 @@ export async function measureMemory(
 		const before = collectedMemory();
 		const started = performance.now();
 		progress(
-			`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one context in each…`
+			`memory: recording ${turnsPerChannel} turns in each of ${count(channels)} channels over ${count(servers)} servers, then one ` +
+				`context in each…`
 		);
 		const counter = new ProgressCounter('memory: recorded', channels * turnsPerChannel, 'turns');
 		const record: number[] = [];

@@ -21,7 +21,8 @@ export async function runRecall(plan: BenchPlan): Promise<RecallResult> {
 	const engine = await openEngine(store.storeUrl, clock, { archiveRetentionDays: 120 });
 	try {
 		progress(
-			`recall: replaying ${count(turns.length)} turns of the long-conversation fixture, then ${fixture.questions.length} questions at ${plan.recall.budgets.map(count).join(', ')} tokens…`
+			`recall: replaying ${count(turns.length)} turns of the long-conversation fixture, then ${fixture.questions.length} questions at ` +
+				`${plan.recall.budgets.map(count).join(', ')} tokens…`
 		);
 		for (const turn of turns) {
 			clock.current = turn.timestamp!;

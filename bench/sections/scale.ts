@@ -83,7 +83,8 @@ async function seedStore(engine: MemoryEngine, workload: ChatWorkload, channels:
 	const queues = channels.map((planned) => turnSizes(planned.messages));
 	const order = workload.shuffled(queues.flatMap((sizes, index) => sizes.map(() => index)));
 	progress(
-		`scale: recording ${count(order.length)} turns (${count(plan.storeMessages)} messages, up to ${MAX_TURN_MESSAGES} a turn) over ${count(plan.channels)} channels in ${count(plan.servers)} servers…`
+		`scale: recording ${count(order.length)} turns (${count(plan.storeMessages)} messages, up to ${MAX_TURN_MESSAGES} a turn) over ` +
+			`${count(plan.channels)} channels in ${count(plan.servers)} servers…`
 	);
 	const counter = new ProgressCounter('scale: recorded', plan.storeMessages, 'messages');
 	const started = performance.now();
@@ -106,7 +107,8 @@ async function measureChannel(
 	naive: NaiveMemory | null
 ): Promise<ScalePoint> {
 	progress(
-		`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ${count(samples)} turns…`
+		`scale: ${count(messages)}-message channel: ${count(1 + warmup + samples)} contexts (${count(warmup)} warming up), then ` +
+			`${count(samples)} turns…`
 	);
 	const requests = Array.from({ length: 1 + warmup + samples }, () => workload.request(channel));
 	const { firstContextMs, warmupContexts, contexts } = await timeContextPhases(engine, requests, warmup, naive);

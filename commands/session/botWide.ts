@@ -14,7 +14,8 @@ const percentiles = (name: string, histogram: LatencyHistogram) =>
 
 /**
  * The moderators' line of `/session status`: what this bot process's memory did since it started, e.g.
- * `Bot-wide: 1,234 turns captured (56 skipped: 50 stop-response, 6 empty-history), 789 contexts, capture p50 0.6 ms / p99 2.1 ms, context p50 0.4 ms / p99 1.8 ms, store: up`.
+ * `Bot-wide: 1,234 turns captured (56 skipped: 50 stop-response, 6 empty-history), 789 contexts,
+ * capture p50 0.6 ms / p99 2.1 ms, context p50 0.4 ms / p99 1.8 ms, store: up`.
  */
 export function botWideLine(stats: MemoryCounters): string {
 	const reasons = Object.entries(stats.turnsSkipped).filter(([, skipped]) => skipped > 0);

@@ -30,7 +30,8 @@ export async function runClear(interaction: ChatInputCommandInteraction, memory:
 		const cleared = await memory.clearShortTerm(interaction.user.id);
 		await answer(
 			interaction,
-			`Forgot your recent conversations (${cleared.entriesDeleted} conversations, ${cleared.messagesRemoved} of your messages in shared channels).`
+			`Forgot your recent conversations (${cleared.entriesDeleted} conversations, ${cleared.messagesRemoved} of your messages in ` +
+				`shared channels).`
 		);
 		return;
 	}
@@ -50,7 +51,9 @@ export async function runClear(interaction: ChatInputCommandInteraction, memory:
 			.setStyle(ButtonStyle.Secondary)
 	);
 	await answer(interaction, {
-		content: `This deletes everything memory holds about you: recent conversations, archived messages you wrote, summaries built from them, your profile and topic notes. It cannot be undone. The buttons expire <t:${Math.floor(expiresAt / 1000)}:R>.`,
+		content:
+			`This deletes everything memory holds about you: recent conversations, archived messages you wrote, summaries built from ` +
+			`them, your profile and topic notes. It cannot be undone. The buttons expire <t:${Math.floor(expiresAt / 1000)}:R>.`,
 		components: [row]
 	});
 }

@@ -24,7 +24,8 @@ export async function runPrivacy(interaction: ChatInputCommandInteraction, memor
 	if (hostLevel !== undefined && parsed !== undefined && parsed !== hostLevel) {
 		await answer(
 			interaction,
-			`This bot sets your privacy level itself: it is **${PrivacyLevel[hostLevel]!.toLowerCase()}**: ${EXPLAINED[hostLevel]}. Nothing was changed; ask the bot’s owners how to change it.`
+			`This bot sets your privacy level itself: it is **${PrivacyLevel[hostLevel]!.toLowerCase()}**: ${EXPLAINED[hostLevel]}. Nothing ` +
+				`was changed; ask the bot’s owners how to change it.`
 		);
 		return;
 	}

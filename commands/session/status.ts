@@ -29,9 +29,11 @@ export async function runStatus(
 		`Short-term conversations: ${status.shortTermEntries} · archived messages you wrote: ${status.archivedMessages}`,
 		`Profile: ${status.hasProfile ? 'yes' : 'none'} · topic notes: ${status.topics}`,
 		status.current
-			? `This channel: ${status.current.messages} recent messages${status.current.hasSummary ? ' and a summary' : ''}, forgotten in ${duration(status.current.expiresInMs)}`
+			? `This channel: ${status.current.messages} recent messages${status.current.hasSummary ? ' and a summary' : ''}, forgotten in ` +
+				`${duration(status.current.expiresInMs)}`
 			: 'This channel: nothing remembered right now',
-		`Storage: ${status.storage} · recent messages kept ${status.ttl.shortTermHours} h, summaries ${status.ttl.summaryHours} h, archive ${status.ttl.archiveDays} days`
+		`Storage: ${status.storage} · recent messages kept ${status.ttl.shortTermHours} h, summaries ${status.ttl.summaryHours} h, archive ` +
+			`${status.ttl.archiveDays} days`
 	];
 	// Only in a server, where Discord tells the member's permissions: a DM has no moderators.
 	const moderator =

@@ -7,7 +7,7 @@ import type { PersonaObserver } from '../persona-bot/persona';
 type Style = Parameters<typeof styleText>[0];
 
 /** Colors only on a terminal, and never with NO_COLOR set (https://no-color.org). */
-const colored = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+const colored = Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined;
 const paint = (style: Style, text: string) => (colored ? styleText(style, text) : text);
 
 /** Lines of a context block shown; the rest is counted. */
@@ -32,9 +32,6 @@ export interface DemoTally {
 /** Prints the demo turn by turn: what members say, the context injected, tool calls, replies, and what memory did. */
 export class Narrator {
 	public readonly tally: DemoTally = { captured: 0, skipped: new Map(), contexts: 0, contextTokens: 0, toolCalls: 0 };
-	#step = 0;
-
-	public constructor(private readonly names: ReadonlyMap<string, string>) {}
 
 	/** The persona's observer: the demo shows what happens inside each generation. */
 	public readonly observer: PersonaObserver = {
@@ -43,6 +40,10 @@ export class Narrator {
 		reply: (_message: Message, reply: Message) => this.line(`${paint('magenta', 'Sol:')} ${this.named(reply.content)}`),
 		failed: (_message: Message, error: unknown) => this.line(paint('red', `generation failed: ${String(error)}`))
 	};
+
+	#step = 0;
+
+	public constructor(private readonly names: ReadonlyMap<string, string>) {}
 
 	public title(lines: string[]): void {
 		console.log(paint('bold', lines[0]!));
@@ -74,9 +75,8 @@ export class Narrator {
 		const plural = context.blocks.length === 1 ? 'block' : 'blocks';
 		this.line(`${paint('yellow', 'context injected:')} ${context.blocks.length} ${plural}, ${context.tokens} tokens`);
 		for (const block of context.blocks) {
-			this.line(
-				`  ${paint(['bold', 'yellow'], `[${block.tier}]`)} ${block.tokens} tokens${block.sourceIds.length > 0 ? `, from ${block.sourceIds.length} messages` : ''}`
-			);
+			const sources = block.sourceIds.length > 0 ? `, from ${block.sourceIds.length} messages` : '';
+			this.line(`  ${paint(['bold', 'yellow'], `[${block.tier}]`)} ${block.tokens} tokens${sources}`);
 			const lines = block.text.split('\n');
 			for (const text of lines.slice(0, MAX_BLOCK_LINES)) this.line(paint('dim', `    │ ${this.named(text)}`));
 			if (lines.length > MAX_BLOCK_LINES) this.line(paint('dim', `    │ … ${lines.length - MAX_BLOCK_LINES} more lines`));

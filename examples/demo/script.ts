@@ -45,7 +45,8 @@ export async function playScript(demo: DemoDriver, narrator: Narrator): Promise<
 async function noteTheosMemory(narrator: Narrator, label: string): Promise<void> {
 	const data = await container.memory.exportUser(THEO.id);
 	narrator.note(
-		`${label}: ${data.shortTerm.length} conversations, ${data.sharedShortTerm.length + data.archive.length} messages, profile: ${data.profile ? 'yes' : 'none'}`
+		`${label}: ${data.shortTerm.length} conversations, ${data.sharedShortTerm.length + data.archive.length} messages, profile: ` +
+			`${data.profile ? 'yes' : 'none'}`
 	);
 }
 
@@ -53,7 +54,10 @@ function describeExport(narrator: Narrator, file: { filename: string; data: Buff
 	if (!file) throw new Error('/session export sent no file');
 	const data = JSON.parse(file.data.toString('utf8')) as UserExport;
 	const messages = data.shortTerm.reduce((sum, entry) => sum + entry.messages.length, 0);
+	const profile = data.profile ? `${data.profile.notes.length} note${data.profile.notes.length === 1 ? '' : 's'}` : 'none';
 	narrator.note(
-		`attachment ${file.filename} (${file.data.length} bytes): ${data.shortTerm.length} conversations with ${messages} messages, ${data.sharedShortTerm.length} messages in shared channels, ${data.archive.length} archived, profile: ${data.profile ? `${data.profile.notes.length} note${data.profile.notes.length === 1 ? '' : 's'}` : 'none'}, ${data.topics.length} topics`
+		`attachment ${file.filename} (${file.data.length} bytes): ${data.shortTerm.length} conversations with ${messages} messages, ` +
+			`${data.sharedShortTerm.length} messages in shared channels, ${data.archive.length} archived, profile: ${profile}, ` +
+			`${data.topics.length} topics`
 	);
 }

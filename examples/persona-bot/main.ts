@@ -43,7 +43,8 @@ const { client, persona } = createPersonaBot({ model, memory: guildId ? { comman
 
 client.once(Events.ClientReady, () => {
 	container.logger.info(
-		`[example] logged in as ${client.user?.tag}; ${persona.definition.name} answers mentions, "${persona.definition.name}, …" and DMs; replies from ${label}.`
+		`[example] logged in as ${client.user?.tag}; ${persona.definition.name} answers mentions, "${persona.definition.name}, …" and DMs; ` +
+			`replies from ${label}.`
 	);
 	container.logger.info(`[example] memory in ${container.memory.config.storeUrl}; try /session status. Ctrl-C to stop.`);
 });

@@ -28,7 +28,9 @@ export interface PersonaDefinition extends PersonaIdentity {
 export const SOL: PersonaDefinition = {
 	id: 'sol',
 	name: 'Sol',
-	prompt: 'You are Sol, a warm and concise persona on a Discord server. Members write to you as "Name: message". Keep replies to one or two sentences.'
+	prompt:
+		'You are Sol, a warm and concise persona on a Discord server. Members write to you as "Name: message". Keep replies to one or ' +
+		'two sentences.'
 };
 
 /** What a generation went through, for a bot that wants to show or log it (the demo prints it). */

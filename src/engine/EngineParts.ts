@@ -45,24 +45,27 @@ export class EngineParts {
 		public readonly now: () => number,
 		logger: MemoryLogger
 	) {
-		const registry = (this.registry = new Registry(store));
+		const registry = new Registry(store);
+		this.registry = registry;
 		this.archive = new Archive(store, {
 			registry,
 			retentionMs: config.archiveRetentionDays * DAY,
 			graceMs: keptPastExpiryMs(config),
 			maxCachedBytes: config.indexCacheMb * 2 ** 20
 		});
-		const settings = (this.settings = new SettingsRepository(store));
+		const settings = new SettingsRepository(store);
+		this.settings = settings;
 		const authors = new AuthorIndex(store, registry, AUTHOR_FLUSH_MS, undefined, (error) => {
 			if (!isOutage(error)) logger.error('[memory] writing author counts failed:', error);
 		});
-		const ledger = (this.ledger = new MessageLedger({
+		const ledger = new MessageLedger({
 			store,
 			config,
 			archive: this.archive,
 			directory: new ScopeDirectory(store, config, registry),
 			authors
-		}));
+		});
+		this.ledger = ledger;
 		this.stats = new EngineStats(config.llmBaseUrl !== null);
 		this.summaries = new SummaryWriter(ledger, settings, config);
 		this.summarizer =
@@ -80,16 +83,6 @@ export class EngineParts {
 		this.capture = { config, ledger, settings, onSkip: (reason) => this.stats.skipped(reason) };
 		this.context = { store, archive: this.archive, settings, config };
 		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
-	}
-
-	/** Resolves the configuration, opens the store and wires the parts. */
-	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
-		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous } = config;
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous });
-		const logger = options.logger ?? console;
-		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
-		return new EngineParts(store, config, options.now ?? Date.now, logger);
 	}
 
 	/** Runs an erasure so that a background summary written meanwhile cannot bring the erased words back. */
@@ -110,5 +103,15 @@ export class EngineParts {
 		this.ledger.authors.stop();
 		await this.registry.settled();
 		await this.store.close();
+	}
+
+	/** Resolves the configuration, opens the store and wires the parts. */
+	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
+		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
+		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous } = config;
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous });
+		const logger = options.logger ?? console;
+		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
+		return new EngineParts(store, config, options.now ?? Date.now, logger);
 	}
 }

@@ -62,13 +62,6 @@ export class MemoryEngine {
 		this.config = parts.config;
 	}
 
-	/** Validates the configuration and opens the store: `INVALID_CONFIG` for a bad setting, `STORE_UNAVAILABLE` for an unreachable store. */
-	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
-		const parts = await EngineParts.open(options);
-		parts.sweeps.start();
-		return new MemoryEngine(parts);
-	}
-
 	/** Captures one finished turn; see docs/design.md's Capture section for what is kept. */
 	public async recordTurn(turn: MemoryTurn): Promise<RecordTurnResult> {
 		const { stats, captures, summarizer, capture, now } = this.open();
@@ -180,7 +173,10 @@ export class MemoryEngine {
 		return updateProfile(account, this.id('userId', userId), patch, now());
 	}
 
-	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only), or `{ title, note }` as the LLM passes them. */
+	/**
+	 * Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only), or `{ title, note }` as the
+	 * LLM passes them.
+	 */
 	public saveTopic(userId: string, title: string, note: string): Promise<TopicNote>;
 	public saveTopic(userId: string, topic: { title: string; note: string }): Promise<TopicNote>;
 	public async saveTopic(userId: string, titleOrTopic: string | { title: string; note: string }, note?: string): Promise<TopicNote> {
@@ -245,5 +241,12 @@ export class MemoryEngine {
 	private id(name: string, value: string): string {
 		assertId(name, value);
 		return value;
+	}
+
+	/** Validates the configuration and opens the store: `INVALID_CONFIG` for a bad setting, `STORE_UNAVAILABLE` for an unreachable store. */
+	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
+		const parts = await EngineParts.open(options);
+		parts.sweeps.start();
+		return new MemoryEngine(parts);
 	}
 }

@@ -17,6 +17,9 @@ export interface MemoryEngineOptions {
 	logger?: MemoryLogger;
 	/** The environment to read settings from. @default process.env */
 	env?: NodeJS.ProcessEnv;
-	/** Told when the store becomes unreachable (once per outage, with its first failure) and when it is back (once); without it the engine logs both. */
+	/**
+	 * Told when the store becomes unreachable (once per outage, with its first failure) and when it is back (once); without it the
+	 * engine logs both.
+	 */
 	onStoreHealth?: (change: StoreHealthChange) => void;
 }

@@ -13,7 +13,8 @@ export function logStoreHealth(logger: MemoryLogger): (change: StoreHealthChange
 			logger.warn(`[memory] the store is back after ${(change.downMs / 1000).toFixed(1)} s; ${change.failedCalls} calls failed meanwhile.`);
 		} else {
 			logger.error(
-				`[memory] the store is unreachable (${change.error.message}); replies go on without memory and turns are not captured until it is back.`
+				`[memory] the store is unreachable (${change.error.message}); replies go on without memory and turns are not captured until ` +
+					`it is back.`
 			);
 		}
 	};

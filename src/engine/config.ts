@@ -63,7 +63,10 @@ export const MemoryEnvironment = {
 		default: 2000,
 		accepts: 'a whole number of milliseconds from 100 to 60000'
 	},
-	/** SQLite's `synchronous` setting in WAL mode: `normal` keeps every resolved turn when the bot process crashes; `full` also when the machine loses power, at one sync to disk per commit. */
+	/**
+	 * SQLite's `synchronous` setting in WAL mode: `normal` keeps every resolved turn when the bot process crashes; `full` also when the
+	 * machine loses power, at one sync to disk per commit.
+	 */
 	MEMORY_SQLITE_SYNCHRONOUS: {
 		key: 'sqliteSynchronous',
 		schema: z.enum(['normal', 'full']),
@@ -206,7 +209,8 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 	if (config.summaryTtlHours < config.ttlHours) {
 		throw new MemoryError(
 			'INVALID_CONFIG',
-			`Invalid memory configuration: SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${config.summaryTtlHours} is below SHORT_TERM_MEMORY_TTL_HOURS=${config.ttlHours}; a summary must live at least as long as the messages.`
+			`Invalid memory configuration: SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${config.summaryTtlHours} is below ` +
+				`SHORT_TERM_MEMORY_TTL_HOURS=${config.ttlHours}; a summary must live at least as long as the messages.`
 		);
 	}
 	return Object.freeze(config);

@@ -43,15 +43,17 @@ export function storeError(operation: string, cause: unknown): MemoryError {
 /** Socket errors of Node.js, and PostgreSQL's connection failures (class 08) and shutdowns (57P01 to 57P03). */
 const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|08\w{3}|57P0[123])$/;
 /** What node-redis, @keyv/redis and pg say when the server is away (their errors carry no code). */
-const UNREACHABLE_MESSAGES =
-	/^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Redis client is not connected|Redis timed out|LOADING |Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const UNREACHABLE_MESSAGES = new RegExp(
+	'^(The client is (closed|offline)|Socket closed unexpectedly|Connection timeout|Socket timeout|Redis client is not connected|' +
+		'Redis timed out|LOADING |Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)'
+);
 
 function unreachable(cause: unknown): boolean {
 	for (let error = cause; error instanceof Error; error = error.cause) {
-		const code = (error as { code?: unknown }).code;
+		const { code } = error as { code?: unknown };
 		if ((typeof code === 'string' && UNREACHABLE_CODES.test(code)) || UNREACHABLE_MESSAGES.test(error.message)) return true;
 		// node-redis keeps the socket's error on a reconnect failure.
-		const socketError = (error as { socketError?: unknown }).socketError;
+		const { socketError } = error as { socketError?: unknown };
 		if (socketError instanceof Error && unreachable(socketError)) return true;
 	}
 	return false;

@@ -82,7 +82,8 @@ export async function registerMemoryMetrics(memory: { stats(): MemoryCounters },
 	const prom = await loadPromClient();
 	if (!prom) return null;
 	const registry = (options.registry ?? prom.register) as MetricsRegistry & { [SOURCES]?: Sources };
-	const sources = (registry[SOURCES] ??= new Set());
+	registry[SOURCES] ??= new Set();
+	const sources = registry[SOURCES];
 	const snapshots = () => [...(registry[SOURCES] ?? [])].map((stats) => stats());
 	define(prom, registry, snapshots);
 	const source = () => memory.stats();

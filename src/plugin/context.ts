@@ -49,9 +49,9 @@ export async function contextForMessage(
  * parent is not enough, and an unknown membership is treated as none.
  */
 export function visibleChannelIds(message: Message): string[] | undefined {
-	const guild = message.guild;
+	const { guild } = message;
 	if (!guild) return undefined;
-	const member = message.member;
+	const { member } = message;
 	if (!member) return [message.channelId];
 	const canView = (channel: GuildBasedChannel) => {
 		const permissions = channel.permissionsFor(member);

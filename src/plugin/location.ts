@@ -10,7 +10,7 @@ export interface PersonaIdentity {
 
 /** The conversation `message` belongs to: its author, server (or DM), channel, thread parent and persona. */
 export function locationOf(message: Message, persona: PersonaIdentity = {}): ConversationLocation {
-	const channel = message.channel;
+	const { channel } = message;
 	return {
 		userId: message.author.id,
 		serverId: message.guildId,

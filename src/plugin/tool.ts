@@ -22,7 +22,8 @@ export const SHORT_TERM_MEMORY_TOOL_NAME = 'update_short_term_memory';
  */
 export const shortTermMemoryTool = functionTool(
 	SHORT_TERM_MEMORY_TOOL_NAME,
-	'Replace the short-term memory of this conversation with a new summary. Call it when asked to refresh memory, or when something worth remembering happened. At most once per reply.',
+	'Replace the short-term memory of this conversation with a new summary. Call it when asked to refresh memory, or when something worth ' +
+		'remembering happened. At most once per reply.',
 	ShortTermMemoryToolSchema
 );
 
@@ -74,7 +75,8 @@ export const REMEMBER_TOOL_NAME = 'remember';
  */
 export const rememberTool = functionTool(
 	REMEMBER_TOOL_NAME,
-	'Remember something lasting about the user you are talking to: a preference, a fact, a tag, or a titled topic note. Only for things they would want remembered; the user can see and delete it with /session.',
+	'Remember something lasting about the user you are talking to: a preference, a fact, a tag, or a titled topic note. Only for things they ' +
+		'would want remembered; the user can see and delete it with /session.',
 	RememberToolSchema
 );
 

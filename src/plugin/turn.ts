@@ -33,7 +33,10 @@ const defaultIsPersona = (message: Message) => message.author.bot || message.web
  * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host
  * never assembles ids by hand.
  * @example
- * client.emit(MemoryEvents.TurnCompleted, turnFromMessages({ trigger: message, history: fetched, responses: [sent], persona: { id: 'sol', name: 'Sol' } }));
+ * client.emit(
+ * 	MemoryEvents.TurnCompleted,
+ * 	turnFromMessages({ trigger: message, history: fetched, responses: [sent], persona: { id: 'sol', name: 'Sol' } })
+ * );
  */
 export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	const { trigger } = input;

@@ -70,44 +70,6 @@ export class FakeDiscord {
 		this.gateway = context.gateway;
 	}
 
-	/** Starts a fake Discord on a free port of 127.0.0.1. */
-	public static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
-		const snowflakes = new SnowflakeGenerator();
-		const state = new FakeState(options, snowflakes);
-		const recorder = new RequestRecorder();
-		const server = createServer();
-		let origin = '';
-		const gateway = new FakeGateway(
-			server,
-			gatewayHooks(() => context),
-			options.heartbeatIntervalMs ?? 41_250,
-			String(state.botUser.id)
-		);
-		const context: FakeContext = {
-			state,
-			snowflakes,
-			gateway,
-			messages: new MessageLog(),
-			attachments: new AttachmentStore(snowflakes, () => origin),
-			commands: new CommandRegistry(snowflakes, state.applicationId),
-			interactions: new InteractionLog(),
-			gatewayUrl: () => `${origin.replace(/^http/, 'ws')}/gateway`
-		};
-		const router = new Router();
-		for (const routes of [gatewayAndUserRoutes, guildRoutes, channelRoutes, commandRoutes, interactionRoutes]) routes(router, context);
-		const handle = createRequestHandler(router, recorder, context.attachments);
-		server.on('request', (request, response) => {
-			handle(request, response).catch((error: unknown) => {
-				if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' });
-				response.end(JSON.stringify({ message: `fake Discord failed: ${String(error)}`, code: 0 }));
-			});
-		});
-		server.listen(0, '127.0.0.1');
-		await once(server, 'listening');
-		origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-		return new FakeDiscord(context, recorder, server, origin);
-	}
-
 	/** `http://127.0.0.1:PORT/api`, for `new SapphireClient({ rest: { api: fake.restUrl } })`. */
 	public get restUrl(): string {
 		return `${this.#origin}/api`;
@@ -225,5 +187,43 @@ export class FakeDiscord {
 			request.path === webhook ||
 			request.path.startsWith(`${webhook}/`)
 		);
+	}
+
+	/** Starts a fake Discord on a free port of 127.0.0.1. */
+	public static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+		const snowflakes = new SnowflakeGenerator();
+		const state = new FakeState(options, snowflakes);
+		const recorder = new RequestRecorder();
+		const server = createServer();
+		let origin = '';
+		const gateway = new FakeGateway(
+			server,
+			gatewayHooks(() => context),
+			options.heartbeatIntervalMs ?? 41_250,
+			String(state.botUser.id)
+		);
+		const context: FakeContext = {
+			state,
+			snowflakes,
+			gateway,
+			messages: new MessageLog(),
+			attachments: new AttachmentStore(snowflakes, () => origin),
+			commands: new CommandRegistry(snowflakes, state.applicationId),
+			interactions: new InteractionLog(),
+			gatewayUrl: () => `${origin.replace(/^http/, 'ws')}/gateway`
+		};
+		const router = new Router();
+		for (const routes of [gatewayAndUserRoutes, guildRoutes, channelRoutes, commandRoutes, interactionRoutes]) routes(router, context);
+		const handle = createRequestHandler(router, recorder, context.attachments);
+		server.on('request', (request, response) => {
+			handle(request, response).catch((error: unknown) => {
+				if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ message: `fake Discord failed: ${String(error)}`, code: 0 }));
+			});
+		});
+		server.listen(0, '127.0.0.1');
+		await once(server, 'listening');
+		origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		return new FakeDiscord(context, recorder, server, origin);
 	}
 }

@@ -59,7 +59,10 @@ export interface FakeGuildInit {
 	name?: string;
 	/** The owner's user id; the owner has every permission in discord.js's eyes. @default a user id that is not a member */
 	ownerId?: string;
-	/** Permissions of the @everyone role (whose id is the guild id). @default view, send, read history, embed, attach, react, threads, use commands */
+	/**
+	 * Permissions of the @everyone role (whose id is the guild id).
+	 * @default view, send, read history, embed, attach, react, threads, use commands
+	 */
 	everyonePermissions?: bigint | string;
 	/** Permissions of the bot's managed role. @default PermissionFlagsBits.Administrator */
 	botPermissions?: bigint | string;
@@ -79,7 +82,10 @@ export interface FakeDmChannelInit {
 
 /** What `FakeDiscord.start` builds. */
 export interface FakeDiscordOptions {
-	/** The bot's user; its id is also the application id unless `applicationId` is given. @default { id: '1000000000000000001', username: 'fake-bot', bot: true } */
+	/**
+	 * The bot's user; its id is also the application id unless `applicationId` is given.
+	 * @default { id: '1000000000000000001', username: 'fake-bot', bot: true }
+	 */
 	botUser?: FakeUserInit;
 	/** @default botUser.id */
 	applicationId?: string;

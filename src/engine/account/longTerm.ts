@@ -1,4 +1,3 @@
-import { cleanText } from '../capture/cleanText';
 import { MemoryError } from '../errors';
 import type { SettingsRepository } from '../privacy/SettingsRepository';
 import { PrivacyLevel, type StoredTopics, type UserProfile } from '../schemas';
@@ -26,11 +25,6 @@ export interface LongTermDependencies {
 	settings: SettingsRepository;
 }
 
-/** One line of text: cleaned and with its white space collapsed, so no entry can break a block's layout. */
-export function collapsedText(text: string): string {
-	return cleanText(text).replace(/\s+/g, ' ').trim();
-}
-
 export function invalid(message: string): MemoryError {
 	return new MemoryError('INVALID_INPUT', message);
 }
@@ -41,7 +35,8 @@ export async function assertAllowed(settings: SettingsRepository, userId: string
 	if (privacyLevel === PrivacyLevel.MINIMAL) return;
 	throw new MemoryError(
 		'PRIVACY_REFUSED',
-		`Long-term memory is off for this user: privacy level ${PrivacyLevel[privacyLevel]} keeps no profile or topic notes. Only MINIMAL allows them.`
+		`Long-term memory is off for this user: privacy level ${PrivacyLevel[privacyLevel]} keeps no profile or topic notes. Only MINIMAL ` +
+			`allows them.`
 	);
 }
 

@@ -1,6 +1,7 @@
 import { parseInput, type ProfilePatch, ProfilePatchSchema, type UserProfile } from '../schemas';
 import { Keys } from '../store/keys';
-import { allowed, assertAllowed, collapsedText, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
+import { collapsedText } from '../capture/cleanText';
+import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
 /** The user's profile; null when there is none (always for PARTIAL and FULL users). */
 export async function getProfile(deps: LongTermDependencies, userId: string): Promise<UserProfile | null> {
@@ -28,7 +29,8 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
 		const cleanValue = collapsedText(value);
 		if (cleanValue.length === 0 || cleanValue.length > LongTermLimits.preferenceChars)
 			throw invalid(
-				`A preference is at most ${LongTermLimits.preferenceChars} characters (and not empty); "${cleanName}" has ${cleanValue.length}. Use null to remove it.`
+				`A preference is at most ${LongTermLimits.preferenceChars} characters (and not empty); "${cleanName}" has ` +
+					`${cleanValue.length}. Use null to remove it.`
 			);
 		return [cleanName, cleanValue] as const;
 	});

@@ -1,7 +1,7 @@
-import { cleanText } from '../capture/cleanText';
 import type { StoredTopics, TopicListing, TopicNote } from '../schemas';
 import { Keys } from '../store/keys';
-import { allowed, assertAllowed, collapsedText, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
+import { cleanText, collapsedText } from '../capture/cleanText';
+import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
 /**
  * The key of a topic: its title lower-cased, accents dropped, every run of other characters made

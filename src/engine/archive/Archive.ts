@@ -55,16 +55,17 @@ interface LoadedArchive {
  * the same at 10 or 100,000 messages.
  */
 export class Archive {
+	/** How long the archive keeps each message; 0 while it is off. */
+	public readonly retentionMs: number;
+	/** How long the backend keeps an archive key: retention, and the grace the sweep needs. */
+	public readonly keyTtlMs: number;
+
 	private readonly loaded: LRUCache<string, LoadedArchive>;
 	/** The chunk each recent append ended with, and the head it made: the next append there need not read it. */
 	private readonly tails = new LRUCache<string, { head: ArchiveHead; chunk: readonly StoredMessage[] }>({ max: 256 });
 	/** Loads in flight, by scope and head. */
 	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
-	/** How long the archive keeps each message; 0 while it is off. */
-	public readonly retentionMs: number;
-	/** How long the backend keeps an archive key: retention, and the grace the sweep needs. */
-	public readonly keyTtlMs: number;
 
 	public constructor(
 		public readonly store: MemoryStore,
@@ -103,13 +104,6 @@ export class Archive {
 		return unique.length === 0 ? [] : [Keys.archiveHead(scopeKey), ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))];
 	}
 
-	/** The messages an append may store: one per id, within retention; none while the archive is off. */
-	private candidates(messages: readonly StoredMessage[], now: number): StoredMessage[] {
-		if (this.disabled || messages.length === 0) return [];
-		const retention = this.retentionMs;
-		return [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
-	}
-
 	/**
 	 * Reads what {@link Archive.append} needs and returns the messages it would store and the writes
 	 * that store them, so that a caller can index them first and land the writes with its own in one
@@ -120,9 +114,9 @@ export class Archive {
 		const nothing: PendingAppend = {
 			fresh: [],
 			writes: [],
-			register: async () => undefined,
+			register: () => Promise.resolve(),
 			landed: () => undefined,
-			commit: async () => undefined
+			commit: () => Promise.resolve()
 		};
 		const unique = this.candidates(messages, now);
 		if (unique.length === 0) return nothing;
@@ -178,20 +172,6 @@ export class Archive {
 		return { fresh, writes, register, landed, commit };
 	}
 
-	/** The chunk appended to, from memory when this process wrote it last (the head says so), else from the store. */
-	private async tailChunk(scopeKey: string, head: ArchiveHead, last: number): Promise<readonly StoredMessage[]> {
-		const tail = this.tails.get(scopeKey);
-		if (
-			tail &&
-			tail.head.count === head.count &&
-			tail.head.epoch === head.epoch &&
-			tail.head.chunks === head.chunks &&
-			(tail.head.first ?? 0) === (head.first ?? 0)
-		)
-			return tail.chunk;
-		return (await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? [];
-	}
-
 	/**
 	 * The searchable archive of a scope. `knownHead` (read alongside other keys) spares a round trip;
 	 * a cached index is reused only while it matches the stored head.
@@ -236,5 +216,26 @@ export class Archive {
 	public clearCache(): void {
 		this.loaded.clear();
 		this.tails.clear();
+	}
+
+	/** The messages an append may store: one per id, within retention; none while the archive is off. */
+	private candidates(messages: readonly StoredMessage[], now: number): StoredMessage[] {
+		if (this.disabled || messages.length === 0) return [];
+		const retention = this.retentionMs;
+		return [...new Map(messages.map((message) => [message.id, message])).values()].filter((message) => message.ts >= now - retention);
+	}
+
+	/** The chunk appended to, from memory when this process wrote it last (the head says so), else from the store. */
+	private async tailChunk(scopeKey: string, head: ArchiveHead, last: number): Promise<readonly StoredMessage[]> {
+		const tail = this.tails.get(scopeKey);
+		if (
+			tail &&
+			tail.head.count === head.count &&
+			tail.head.epoch === head.epoch &&
+			tail.head.chunks === head.chunks &&
+			(tail.head.first ?? 0) === (head.first ?? 0)
+		)
+			return tail.chunk;
+		return (await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? [];
 	}
 }

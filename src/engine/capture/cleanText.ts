@@ -42,3 +42,8 @@ export function contentId(parts: readonly (string | number | undefined)[]): stri
 		.digest('base64url')
 		.slice(0, 16)}`;
 }
+
+/** One line of text: cleaned and with its white space collapsed, so no entry can break a block's layout. */
+export function collapsedText(text: string): string {
+	return cleanText(text).replace(/\s+/g, ' ').trim();
+}

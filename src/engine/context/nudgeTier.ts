@@ -4,7 +4,10 @@ import type { ContextBlock, ShortTermEntry } from '../schemas';
 
 /** The text of the nudge block; the tool's name is the one the plugin offers. */
 export function nudgeText(turns: number): string {
-	return `Memory: ${turns} turns since this conversation's summary was refreshed. Call update_short_term_memory with a short summary of what matters so far.`;
+	return (
+		`Memory: ${turns} turns since this conversation's summary was refreshed. Call update_short_term_memory with a short summary of ` +
+		`what matters so far.`
+	);
 }
 
 /** Asks the persona to refresh the summary every turn once `MEMORY_REFRESH_CADENCE` turns have passed without it. */

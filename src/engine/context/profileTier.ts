@@ -1,5 +1,5 @@
 import { measured } from './budget';
-import { collapsedText } from '../account/longTerm';
+import { collapsedText } from '../capture/cleanText';
 import { processTerm } from '../archive/index/terms';
 import { tokenCount, truncateToTokens } from '../format/tokens';
 import type { ContextBlock, StoredTopics, UserProfile } from '../schemas';

@@ -196,10 +196,12 @@ export class AuthorIndex {
 			const next = { ...current };
 			for (const [scopeKey, change] of Object.entries(changes)) {
 				const stored = next[scopeKey];
-				next[scopeKey] = written[scopeKey] = {
+				const listing = {
 					count: (stored?.count ?? 0) + change.count,
 					lastTs: Math.max(stored?.lastTs ?? change.lastTs, change.lastTs)
 				};
+				written[scopeKey] = listing;
+				next[scopeKey] = listing;
 			}
 			return { value: next };
 		});

@@ -129,14 +129,6 @@ export class ScopeDirectory {
 		);
 	}
 
-	private noteWritten(kind: DirectoryOwner[0], listing: ScopeListing): void {
-		const scope = scopeHash(listing);
-		const known = this.written.get(listing.key);
-		const written = known?.scope === scope ? known : { scope, servers: 0, users: 0, channels: 0 };
-		written[kind] = listing.expiresAt;
-		this.written.set(listing.key, written);
-	}
-
 	/** Removes listings, e.g. after their entries were deleted. */
 	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
 		// From every directory: the next turn of such an entry writes its listings again.
@@ -189,6 +181,14 @@ export class ScopeDirectory {
 	public async user(userId: string, now: number): Promise<ScopeListing[]> {
 		return live(await this.store.get<Listings>(Keys.userIndex(userId)), now);
 	}
+
+	private noteWritten(kind: DirectoryOwner[0], listing: ScopeListing): void {
+		const scope = scopeHash(listing);
+		const known = this.written.get(listing.key);
+		const written = known?.scope === scope ? known : { scope, servers: 0, users: 0, channels: 0 };
+		written[kind] = listing.expiresAt;
+		this.written.set(listing.key, written);
+	}
 }
 
 /** When the listings this process wrote of one entry expire, in each kind of directory (0: none written), and {@link scopeHash} of them. */
@@ -205,7 +205,8 @@ interface WrittenListing {
  */
 function scopeHash(listing: ScopeListing): number {
 	return fnv1a(
-		`${listing.scope}\u0000${listing.serverId}\u0000${listing.channelId}\u0000${listing.parentChannelId}\u0000${listing.personaId}\u0000${listing.lineageId}`
+		`${listing.scope}\u0000${listing.serverId}\u0000${listing.channelId}\u0000` +
+			`${listing.parentChannelId}\u0000${listing.personaId}\u0000${listing.lineageId}`
 	);
 }
 

@@ -12,8 +12,8 @@ import type { SweepParts, SweepResult } from './SweepResult';
  * there is older than everything it kept).
  */
 export async function sweepAuthors(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult): Promise<void> {
-	const config = parts.config;
-	const floors = archives.floors;
+	const { config } = parts;
+	const { floors } = archives;
 	await inBatches(await parts.registry.list('authors'), async (authorIds) => {
 		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Keys.authorIndex));
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
@@ -24,8 +24,8 @@ export async function sweepAuthors(parts: SweepParts, now: number, archives: Arc
 			parts.ledger.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
 		]);
 		for (const [index, scopeKey] of unlisted.entries()) {
-			if (!heads[index]) floors.set(scopeKey, null);
-			else await parts.registry.note('archives', scopeKey);
+			if (heads[index]) await parts.registry.note('archives', scopeKey);
+			else floors.set(scopeKey, null);
 		}
 		const entryOf = new Map(scopes.map((scopeKey, index) => [scopeKey, entries[index]]));
 

@@ -9,7 +9,7 @@ import type { SweepParts, SweepResult } from './SweepResult';
  * entry expired at `now` goes), then their listings, then directories left empty.
  */
 export async function sweepShortTerm(parts: SweepParts, now: number, result: SweepResult): Promise<void> {
-	const config = parts.config;
+	const { config } = parts;
 	const kinds = ['servers', 'users', 'channels'] as const;
 	const ids = await Promise.all(kinds.map((kind) => parts.registry.list(kind)));
 	const owners = kinds.flatMap((kind, at) => ids[at]!.map((id): DirectoryOwner => [kind, id]));

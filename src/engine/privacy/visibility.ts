@@ -8,12 +8,12 @@ import type { SettingsRepository } from './SettingsRepository';
  */
 export interface Visibility {
 	/** False for a FULL member; true for everyone else, and for a message with no author. */
-	visible(authorId: string | undefined): boolean;
+	visible: (authorId: string | undefined) => boolean;
 	/**
 	 * Whether a message `authorId` wrote at `ts` may be stored (or folded): never a FULL member's, nor one
 	 * written at or before the moment the member last cleared, erased or left FULL.
 	 */
-	storable(authorId: string | undefined, ts: number): boolean;
+	storable: (authorId: string | undefined, ts: number) => boolean;
 }
 
 /** The visibility of the members `authorIds` names, from their settings, given in the same order. */

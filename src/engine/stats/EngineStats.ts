@@ -17,7 +17,10 @@ export interface MemoryCounters {
 	contextsFailed: number;
 	/** Whether the store answers, and its outages. */
 	store: StoreHealthCounters;
-	/** Changes to keys shard processes share (user and author indexes, registries) that another process wrote over, found on reading them back and made again. */
+	/**
+	 * Changes to keys shard processes share (user and author indexes, registries) that another process wrote over, found on reading
+	 * them back and made again.
+	 */
 	sharedWritesRepaired: number;
 	/** The background summarizer's calls, answers, caps, tokens and cost (`enabled: false` when it is off). */
 	summarizer: SummarizerCounters;
@@ -46,6 +49,7 @@ export class EngineStats {
 		failed: 0,
 		skipped: Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as Record<SkipReason, number>
 	};
+
 	private readonly contexts = { built: 0, failed: 0 };
 	private readonly tokensInjected = { profile: 0, nudge: 0, summary: 0, relevant: 0, recent: 0, total: 0 };
 	private readonly latency = { capture: new LatencyRecorder(), context: new LatencyRecorder() };

@@ -63,33 +63,6 @@ export class MemoryStore {
 		this.keyv.on('error', () => undefined);
 	}
 
-	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
-	public static async open(options: StoreOptions): Promise<MemoryStore> {
-		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs);
-		let adapter: unknown;
-		try {
-			adapter = await openAdapter(options.storeUrl, options.sqliteSynchronous);
-		} catch (error) {
-			if (error instanceof MemoryError) throw error;
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
-				cause: error
-			});
-		}
-		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse });
-		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
-		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
-		try {
-			await store.keyv.get('__ping__');
-		} catch (error) {
-			await store.close().catch(() => undefined);
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
-				cause: error
-			});
-		}
-		return store;
-	}
-
 	/** The value under `key`, as its schema allows; `T` names what the key holds. */
 	public async get<T>(key: string): Promise<T | undefined> {
 		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
@@ -187,5 +160,32 @@ export class MemoryStore {
 		} finally {
 			clearTimeout(timer);
 		}
+	}
+
+	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
+	public static async open(options: StoreOptions): Promise<MemoryStore> {
+		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs);
+		let adapter: unknown;
+		try {
+			adapter = await openAdapter(options.storeUrl, options.sqliteSynchronous);
+		} catch (error) {
+			if (error instanceof MemoryError) throw error;
+			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
+				cause: error
+			});
+		}
+		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse });
+		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
+		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
+		try {
+			await store.keyv.get('__ping__');
+		} catch (error) {
+			await store.close().catch(() => undefined);
+			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
+				cause: error
+			});
+		}
+		return store;
 	}
 }

@@ -77,14 +77,14 @@ export class Registry {
 		);
 	}
 
-	private async add(key: string, id: string): Promise<void> {
-		await this.store.update<Bucket>(key, (current) => (current?.[id] ? null : { value: { ...current, [id]: 1 } }));
-	}
-
 	/** Every id of `kind`, in no particular order. */
 	public async list(kind: RegistryKind): Promise<string[]> {
 		const buckets = await this.store.getMany<Bucket>(Array.from({ length: REGISTRY_BUCKETS }, (_, bucket) => Keys.registry(kind, bucket)));
 		return buckets.flatMap((bucket) => Object.keys(bucket ?? {}));
+	}
+
+	private async add(key: string, id: string): Promise<void> {
+		await this.store.update<Bucket>(key, (current) => (current?.[id] ? null : { value: { ...current, [id]: 1 } }));
 	}
 }
 

@@ -180,7 +180,8 @@ export class BackgroundSummarizer {
 			if (this.callsToday >= this.deps.config.llmMaxCallsPerDay) {
 				if (!this.cappedToday)
 					this.deps.logger.warn(
-						`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config.llmMaxCallsPerDay}) reached; no more calls until 00:00 UTC.`
+						`[memory] background summarizer: MEMORY_LLM_MAX_CALLS_PER_DAY (${this.deps.config.llmMaxCallsPerDay}) reached; no ` +
+							`more calls until 00:00 UTC.`
 					);
 				this.cappedToday = true;
 				this.deps.counters.capped.process += this.queue.size;
@@ -210,7 +211,7 @@ export class BackgroundSummarizer {
 	/** One scope: read it, check it still wants a summary and the caps allow a call, then call. */
 	private async summarize(key: string): Promise<void> {
 		const { ledger, config, now, counters } = this.deps;
-		const epoch = this.epoch;
+		const { epoch } = this;
 		const entry = await ledger.store.get<ShortTermEntry>(key);
 		if (!entry || isExpired(entry, config, now()) || !wantsSummary(entry, config)) return;
 		const channelId = parseScopeKey(key)?.channelId ?? entry.channelId;

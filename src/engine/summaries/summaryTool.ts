@@ -6,7 +6,8 @@ export const ShortTermMemoryToolSchema = z.object({
 	summary: z
 		.string()
 		.describe(
-			'A concise summary of the conversation so far: who said what that matters, decisions, dates, open questions. Replaces the previous summary.'
+			'A concise summary of the conversation so far: who said what that matters, decisions, dates, open questions. Replaces the ' +
+				'previous summary.'
 		)
 });
 

@@ -43,7 +43,10 @@ export function storedLine(message: StoredMessage, indent = '    '): string {
 
 /** The same for an exported message. */
 export function exportedLine(message: ExportedMessage, indent = '    '): string {
-	return `${indent}[${time(message.at)}] ${speaker({ role: message.role, authorName: message.authorName, personaId: message.personaId ?? undefined })}: ${message.text}`;
+	return (
+		`${indent}[${time(message.at)}] ` +
+		`${speaker({ role: message.role, authorName: message.authorName, personaId: message.personaId ?? undefined })}: ${message.text}`
+	);
 }
 
 /** Where a conversation is: `server 8000… channel 8100… persona sol`, or `DM channel 8200…`. */

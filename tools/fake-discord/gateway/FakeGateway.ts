@@ -84,7 +84,8 @@ export class FakeGateway {
 	}
 
 	async #receive(connection: GatewayConnection, data: RawData): Promise<void> {
-		const payload = JSON.parse(data.toString()) as ApiObject;
+		// A Buffer: the server keeps ws's default `binaryType`.
+		const payload = JSON.parse((data as Buffer).toString()) as ApiObject;
 		this.received.push(payload);
 		const d = (payload.d ?? {}) as ApiObject;
 		switch (payload.op) {

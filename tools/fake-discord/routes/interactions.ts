@@ -99,7 +99,7 @@ function acknowledge(context: FakeContext, record: InteractionRecord, data: ApiO
 }
 
 function replyInit(context: FakeContext, record: InteractionRecord, flags: number) {
-	const payload = record.payload;
+	const { payload } = record;
 	const user = (payload.user ?? (payload.member as ApiObject | undefined)?.user) as ApiObject;
 	const data = (payload.data ?? {}) as ApiObject;
 	return {

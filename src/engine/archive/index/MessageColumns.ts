@@ -116,7 +116,8 @@ export class MessageColumns {
 
 	/** Files the newest place among the ids in order: at the end for an id above all others, as Discord's are. */
 	private fileId(at: number): void {
-		const order = (this.order = grown(this.order!, at + 1));
+		const order = grown(this.order!, at + 1);
+		this.order = order;
 		const id = this.ids[at]!;
 		if (at === 0 || compareIds(this.ids[order[at - 1]!]!, id) < 0) {
 			order[at] = at;

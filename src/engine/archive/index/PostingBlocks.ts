@@ -38,7 +38,7 @@ export class PostingBlocks {
 			this.newest.set(key, start);
 			block = start;
 		}
-		const data = this.data;
+		const { data } = this;
 		const filled = data[block + 2]!;
 		data[block + 4 + 2 * filled] = at;
 		data[block + 5 + 2 * filled] = count;
@@ -52,9 +52,12 @@ export class PostingBlocks {
 		return block === undefined ? 0 : this.data[block + 3]!;
 	}
 
-	/** Copies the term's newest `limit` postings, as `[place, count, …]` newest first, into the query's scratch from `start`; returns where they end. */
+	/**
+	 * Copies the term's newest `limit` postings, as `[place, count, …]` newest first, into the query's scratch from `start`; returns
+	 * where they end.
+	 */
 	public read(key: number, limit: number, start: number): number {
-		const data = this.data;
+		const { data } = this;
 		const end = start + 2 * Math.min(limit, this.held(key));
 		const out = readings(end);
 		let at = start;

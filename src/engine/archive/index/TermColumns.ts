@@ -71,7 +71,7 @@ export class TermColumns {
 	public append(at: number, message: StoredMessage, speaker: number, recent: Set<string>[]): void {
 		this.size = at + 1;
 		this.stats = grown(this.stats, STRIDE * (at + 1));
-		const stats = this.stats;
+		const { stats } = this;
 		const base = STRIDE * at;
 		stats[base + SPEAKER] = speaker;
 		// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
@@ -122,7 +122,7 @@ export class TermColumns {
 	public postingsOf(keys: readonly number[]): TermPostings[] {
 		const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, this.size * COMMON_TERM_SHARE));
 		if (!this.postings) return distinctiveTerms(this.scannedTerms(keys), common);
-		const postings = this.postings;
+		const { postings } = this;
 		// Counted first, so that the postings of a common term are never copied.
 		const chosen = distinctiveTerms(
 			keys.map((key) => ({ key, ownHeld: postings.held(key), nameHeld: postings.held(key | 1) })),
@@ -165,7 +165,7 @@ export class TermColumns {
 			slots.set(key | 1, slot);
 		});
 		const terms = this.terms!;
-		const stats = this.stats;
+		const { stats } = this;
 		for (let at = 0; at < this.size; at++) {
 			const end = at + 1 < this.size ? stats[STRIDE * (at + 1) + TERMS_START]! : this.termsUsed;
 			for (let pair = stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) {

@@ -26,7 +26,7 @@ export function rank(messages: MessageColumns, words: TermColumns, query: string
 	if (terms.length === 0) return [];
 	const { scores, matched, lastTerm, touched } = scratch(total);
 	const postings = readings(0);
-	const stats = words.stats;
+	const { stats } = words;
 	let touchedCount = 0;
 	const textAverage = words.textTotal / total;
 	const aroundAverage = words.aroundTotal / total || 1;

@@ -37,11 +37,13 @@ const LINK = /\bhttps?:\/\/\S/i;
 /** Discord user, role and channel mentions, and a plain `@name`. */
 const MENTION = /<@[!&]?\d+>|<#\d+>|(?:^|\s)@[\p{L}\d_.]{2,32}/gu;
 const DECISION = new RegExp(
-	String.raw`\b(?:decided|decide|decision|agreed (?:on|to|that)|we agree|let${A}s (?!see\b)\w+|lets go|going with|go with|settled on|chose|chosen|picked|confirm(?:ed|s)?|approved?|cancel(?:l?ed|s)?|booked|signed up|it${A}?s a deal)\b`,
+	String.raw`\b(?:decided|decide|decision|agreed (?:on|to|that)|we agree|let${A}s (?!see\b)\w+|lets go|going with|go with|` +
+		String.raw`settled on|chose|chosen|picked|confirm(?:ed|s)?|approved?|cancel(?:l?ed|s)?|booked|signed up|it${A}?s a deal)\b`,
 	'i'
 );
 const COMMITMENT = new RegExp(
-	String.raw`\b(?:i${A}ll|i will|we${A}ll|we will|you${A}ll|going to|gonna|promise[sd]?|deadline|due (?:on|by|date)|will do|remind(?:er)?|don${A}?t forget|remember to|have to|need to|must|plan(?:ning)? to)\b`,
+	String.raw`\b(?:i${A}ll|i will|we${A}ll|we will|you${A}ll|going to|gonna|promise[sd]?|deadline|due (?:on|by|date)|` +
+		String.raw`will do|remind(?:er)?|don${A}?t forget|remember to|have to|need to|must|plan(?:ning)? to)\b`,
 	'i'
 );
 const QUESTION_WORD =

@@ -67,7 +67,8 @@ function userInspection(exported: UserExport) {
 
 function userText(user: ReturnType<typeof userInspection>): string {
 	const lines = [
-		`User ${user.userId} · privacy ${PrivacyLevel[user.settings.privacyLevel]!.toLowerCase()} · cross-server memory ${user.settings.crossServerOptIn ? 'on' : 'off'}`
+		`User ${user.userId} · privacy ${PrivacyLevel[user.settings.privacyLevel]!.toLowerCase()} · cross-server memory ` +
+			`${user.settings.crossServerOptIn ? 'on' : 'off'}`
 	];
 	if (user.settings.clearedBefore) lines.push(`Short-term memory cleared before ${time(user.settings.clearedBefore)}`);
 	if (user.settings.erasedBefore) lines.push(`Everything erased before ${time(user.settings.erasedBefore)}`);
@@ -82,7 +83,8 @@ function userText(user: ReturnType<typeof userInspection>): string {
 	lines.push(...user.sharedShortTerm.map((message) => `${exportedLine(message, '  ')}  [${place(message)}]`));
 	lines.push(
 		'',
-		`Archive: ${count(user.archive.messages)} messages (theirs, and the replies in their DMs), oldest ${time(user.archive.oldest)}, newest ${time(user.archive.newest)}`
+		`Archive: ${count(user.archive.messages)} messages (theirs, and the replies in their DMs), oldest ${time(user.archive.oldest)}, ` +
+			`newest ${time(user.archive.newest)}`
 	);
 	if (user.profile) {
 		lines.push('', `Profile (updated ${time(user.profile.updatedAt)}):`);
@@ -100,10 +102,9 @@ function channelText(inspection: ChannelInspection): string {
 	if (inspection.scopes.length === 0) return `Nothing is remembered of ${where}.`;
 	const lines = [`The live memory of ${where}: ${inspection.scopes.length} ${inspection.scopes.length === 1 ? 'scope' : 'scopes'}`];
 	for (const scope of inspection.scopes) {
-		lines.push(
-			'',
-			`${scope.key}  (${place({ serverId: scope.serverId, channelId: inspection.channelId, personaId: scope.personaId })}${scope.userId ? ` · member ${scope.userId}` : ''})`
-		);
+		const at = place({ serverId: scope.serverId, channelId: inspection.channelId, personaId: scope.personaId });
+		const member = scope.userId ? ` · member ${scope.userId}` : '';
+		lines.push('', `${scope.key}  (${at}${member})`);
 		const { entry, archive } = scope;
 		if (entry) {
 			lines.push(`  Recent messages (${entry.messages.length}), updated ${time(entry.lastUpdated)}, forgotten at ${time(entry.expiresAt)}:`);
@@ -121,7 +122,8 @@ function channelText(inspection: ChannelInspection): string {
 			}
 		} else lines.push('  No short-term entry (expired or cleared).');
 		lines.push(
-			`  Archive: ${count(archive.messages)} messages, oldest ${time(archive.oldest)}, newest ${time(archive.newest)}${archive.latest.length > 0 ? `; the newest ${archive.latest.length}:` : ''}`
+			`  Archive: ${count(archive.messages)} messages, oldest ${time(archive.oldest)}, newest ` +
+				`${time(archive.newest)}${archive.latest.length > 0 ? `; the newest ${archive.latest.length}:` : ''}`
 		);
 		lines.push(...archive.latest.map((message) => storedLine(message)));
 	}

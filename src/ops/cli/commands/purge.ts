@@ -24,7 +24,9 @@ Options:
 		const memory = await open();
 		if (!values.yes) {
 			const status = await memory.status(userId);
-			const held = `${status.shortTermEntries} short-term conversations, ${status.archivedMessages} archived messages, ${status.hasProfile ? 'a profile' : 'no profile'}, ${status.topics} topic notes`;
+			const held =
+				`${status.shortTermEntries} short-term conversations, ${status.archivedMessages} archived messages, ` +
+				`${status.hasProfile ? 'a profile' : 'no profile'}, ${status.topics} topic notes`;
 			const prompt = createInterface({ input: process.stdin, output: process.stderr });
 			const answer = await prompt.question(
 				`Erase everything stored about user ${userId} (${held}) and their words in shared memories? Type "yes" to confirm: `

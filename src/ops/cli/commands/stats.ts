@@ -30,8 +30,10 @@ Options:
 		print(
 			[
 				`Store: ${inventory.storage}, namespace "${inventory.namespace}"`,
-				`Size: ${size ? `${bytes(size.total)} (${parts}; ${size.note})` : 'not measured on this backend'}; data ${bytes(inventory.dataBytes)} in ${count(inventory.totalKeys)} keys`,
-				`Archive: ${count(inventory.archive.messages)} messages in ${count(inventory.archive.scopes)} scopes, oldest ${time(inventory.archive.oldest)}, newest ${time(inventory.archive.newest)}`,
+				`Size: ${size ? `${bytes(size.total)} (${parts}; ${size.note})` : 'not measured on this backend'}; data ` +
+					`${bytes(inventory.dataBytes)} in ${count(inventory.totalKeys)} keys`,
+				`Archive: ${count(inventory.archive.messages)} messages in ${count(inventory.archive.scopes)} scopes, oldest ` +
+					`${time(inventory.archive.oldest)}, newest ${time(inventory.archive.newest)}`,
 				`Last sweep: ${inventory.lastSweepAt === null ? 'never' : time(inventory.lastSweepAt)}`,
 				'',
 				'Keys by kind:',
