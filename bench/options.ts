@@ -17,7 +17,7 @@ export interface BenchPlan {
 		recordSamples: number;
 		/**
 		 * buildContext calls after the first (cold) one while V8 compiles the context path: timed and reported
-		 * apart from the steady figures (see the README's Benchmarks section).
+		 * apart from the steady figures (see docs/benchmarks.md).
 		 */
 		warmupContexts: number;
 		/** Timed buildContext calls after those. */

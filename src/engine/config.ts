@@ -8,7 +8,7 @@ function integer(min: number, max: number) {
 }
 
 /**
- * Every setting, keyed by its environment variable. The README's table is this object.
+ * Every setting, keyed by its environment variable. The table in docs/configuration.md is this object.
  * The zod schema validates both the environment and options passed to `MemoryEngine.open`.
  */
 export const MemoryEnvironment = {

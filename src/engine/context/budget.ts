@@ -4,7 +4,7 @@ import { joinedTokenCount, tokenCount } from '../format/tokens';
 import type { StoredMessage } from '../schemas';
 
 /**
- * How the token budget is shared (the README documents it). Tiers are filled in this order, each
+ * How the token budget is shared (docs/context.md documents it). Tiers are filled in this order, each
  * up to its share of what is left; whatever a tier does not use passes to the relevant tier,
  * which takes the rest.
  */
