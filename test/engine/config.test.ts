@@ -88,9 +88,9 @@ describe('GIVEN environment variables', () => {
 		await expect(MemoryEngine.open({ env: {}, storeUrl: 'redis://127.0.0.1:1' })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
 	});
 
-	it('THEN every variable documented in the README is one the engine reads', async () => {
+	it('THEN every variable documented in docs/configuration.md is one the engine reads', async () => {
 		const { readFileSync } = await import('node:fs');
-		const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+		const readme = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
 		for (const name of Object.keys(MemoryEnvironment)) expect(readme).toContain(`\`${name}\``);
 	});
 });
