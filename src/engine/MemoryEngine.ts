@@ -173,10 +173,7 @@ export class MemoryEngine {
 		return updateProfile(account, this.id('userId', userId), patch, now());
 	}
 
-	/**
-	 * Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only), or `{ title, note }` as the
-	 * LLM passes them.
-	 */
+	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only); also takes `{ title, note }`. */
 	public saveTopic(userId: string, title: string, note: string): Promise<TopicNote>;
 	public saveTopic(userId: string, topic: { title: string; note: string }): Promise<TopicNote>;
 	public async saveTopic(userId: string, titleOrTopic: string | { title: string; note: string }, note?: string): Promise<TopicNote> {
