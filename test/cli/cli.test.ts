@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEngine, type MemoryTurn, type StoreInventory, type UserExport } from '../../src';
 import { type Backend, backends, openEngine } from '../support/backends';
+import { serverScopeKey, userScopeKey } from '../support/store-inspection';
 
 const root = join(__dirname, '../..');
 /**
@@ -266,7 +267,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 
 		expect(run.code).toBe(0);
 		expect(run.stdout).toContain(`The live memory of channel ${HARBOUR} in server ${GUILD}: 1 scope`);
-		expect(run.stdout).toContain(`shortterm:server:${GUILD}:${HARBOUR}:sol`);
+		expect(run.stdout).toContain(serverScopeKey(GUILD, HARBOUR, 'sol'));
 		expect(run.stdout).toContain('Recent messages (4)');
 		expect(run.stdout).toMatch(/\] Theo \(739104826351907842\): I will bring the boat$/m);
 		expect(run.stdout).toMatch(/Archive: 4 messages, oldest .+; the newest 2:/);
@@ -279,7 +280,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 
 		expect(inspection.scopes).toHaveLength(1);
 		expect(inspection.scopes[0]).toMatchObject({
-			key: `shortterm:user:${MAYA.id}:${MAYA_DM}:sol`,
+			key: userScopeKey(MAYA.id, MAYA_DM, 'sol'),
 			scope: 'user',
 			userId: MAYA.id,
 			archive: { messages: 2 }
@@ -338,7 +339,12 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 			});
 
 			expect(run.stdout).toMatch(
-				/Erase everything stored about user 482910573615284736 \(2 short-term conversations, 2 archived messages, a profile, 1 topic notes\).*Type "yes" to confirm:/
+				new RegExp(
+					[
+						String.raw`Erase everything stored about user 482910573615284736 \(2 short-term conversations, 2 archived messages, `,
+						String.raw`a profile, 1 topic notes\).*Type "yes" to confirm:`
+					].join('')
+				)
 			);
 			expect(run.stdout).toContain('Nothing was erased.');
 			expect(run.code).toBe(1);

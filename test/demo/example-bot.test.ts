@@ -28,7 +28,11 @@ function toolCallAnswer(name: string, args: object): string {
 	});
 }
 
-type SeenMessage = { role: string; content: string | null; tool_call_id?: string };
+interface SeenMessage {
+	role: string;
+	content: string | null;
+	tool_call_id?: string;
+}
 const messagesOf = (request: ChatRequestSeen) => request.body.messages as SeenMessage[];
 
 describe('the example bot with LLM_BASE_URL: replies from an OpenAI-compatible endpoint, with the memory context', () => {
@@ -69,54 +73,67 @@ describe('the example bot with LLM_BASE_URL: replies from an OpenAI-compatible e
 		return { sent, result, reply: fake.messagesIn(GENERAL).at(-1)! };
 	}
 
-	it('GIVEN a first message THEN the endpoint is called as OpenAI expects, with the memory tools, and its answer is sent as the reply', async () => {
-		endpoint.script(() => ({ content: 'What a lovely name, Maya!' }));
+	it(
+		['GIVEN a first message THEN the endpoint is called as OpenAI', 'expects, with the memory tools, and its answer is sent as the reply'].join(
+			' '
+		),
+		async () => {
+			endpoint.script(() => ({ content: 'What a lovely name, Maya!' }));
 
-		const { sent, result, reply } = await mayaSays('Sol, we adopted a beagle called Biscuit');
+			const { sent, result, reply } = await mayaSays('Sol, we adopted a beagle called Biscuit');
 
-		const [request] = endpoint.requests;
-		expect(request).toMatchObject({ path: '/v1/chat/completions', authorization: 'Bearer test-key', body: { model: 'test-model' } });
-		const tools = (request!.body as { tools?: { function: { name: string } }[] }).tools ?? [];
-		expect(tools.map((tool) => tool.function.name)).toEqual(['update_short_term_memory', 'remember']);
-		expect(messagesOf(request!)[0]).toEqual({ role: 'system', content: SOL.prompt });
-		expect(messagesOf(request!).at(-1)).toEqual({ role: 'user', content: 'Maya: Sol, we adopted a beagle called Biscuit' });
-		expect(reply).toMatchObject({ content: 'What a lovely name, Maya!', author: { id: SOL_BOT.id }, message_reference: { message_id: sent.id } });
-		expect(result.written).toBe(true);
-	});
+			const [request] = endpoint.requests;
+			expect(request).toMatchObject({ path: '/v1/chat/completions', authorization: 'Bearer test-key', body: { model: 'test-model' } });
+			const tools = (request!.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+			expect(tools.map((tool) => tool.function.name)).toEqual(['update_short_term_memory', 'remember']);
+			expect(messagesOf(request!)[0]).toEqual({ role: 'system', content: SOL.prompt });
+			expect(messagesOf(request!).at(-1)).toEqual({ role: 'user', content: 'Maya: Sol, we adopted a beagle called Biscuit' });
+			expect(reply).toMatchObject({
+				content: 'What a lovely name, Maya!',
+				author: { id: SOL_BOT.id },
+				message_reference: { message_id: sent.id }
+			});
+			expect(result.written).toBe(true);
+		}
+	);
 
-	it('GIVEN a second message THEN the system message carries the memory context, a tool call is handled by the plugin, and the final answer is sent', async () => {
-		endpoint.requests.length = 0;
-		endpoint.script(
-			() => ({ body: toolCallAnswer('update_short_term_memory', { summary: 'Maya adopted a beagle named Biscuit.' }) }),
-			() => ({ content: 'Biscuit!' })
-		);
+	it(
+		'GIVEN a second message THEN the system message carries the memory context, ' +
+			'a tool call is handled by the plugin, and the final answer is sent',
+		async () => {
+			endpoint.requests.length = 0;
+			endpoint.script(
+				() => ({ body: toolCallAnswer('update_short_term_memory', { summary: 'Maya adopted a beagle named Biscuit.' }) }),
+				() => ({ content: 'Biscuit!' })
+			);
 
-		const { reply } = await mayaSays('Sol, what is my dog called?');
+			const { reply } = await mayaSays('Sol, what is my dog called?');
 
-		expect(endpoint.requests).toHaveLength(2);
-		const [asked, afterTool] = endpoint.requests.map(messagesOf);
-		expect(asked![0]!.content).toContain(`${SOL.prompt}\n\nWhat you remember:\nRecent messages in this conversation (UTC):`);
-		expect(asked![0]!.content).toMatch(/\] Maya: Sol, we adopted a beagle called Biscuit\n.*\] Sol: What a lovely name, Maya!/);
-		// The channel's history, then the message: the bot's own reply is the assistant's.
-		expect(asked!.slice(1)).toEqual([
-			{ role: 'user', content: 'Maya: Sol, we adopted a beagle called Biscuit' },
-			{ role: 'assistant', content: 'What a lovely name, Maya!' },
-			{ role: 'user', content: 'Maya: Sol, what is my dog called?' }
-		]);
-		const toolResult = afterTool!.find((message) => message.role === 'tool');
-		expect(toolResult).toMatchObject({ tool_call_id: 'call_1' });
-		expect(JSON.parse(toolResult!.content!)).toMatchObject({ ok: true, summary: 'Maya adopted a beagle named Biscuit.' });
-		expect(reply).toMatchObject({ content: 'Biscuit!', author: { id: SOL_BOT.id } });
+			expect(endpoint.requests).toHaveLength(2);
+			const [asked, afterTool] = endpoint.requests.map(messagesOf);
+			expect(asked![0]!.content).toContain(`${SOL.prompt}\n\nWhat you remember:\nRecent messages in this conversation (UTC):`);
+			expect(asked![0]!.content).toMatch(/\] Maya: Sol, we adopted a beagle called Biscuit\n.*\] Sol: What a lovely name, Maya!/);
+			// The channel's history, then the message: the bot's own reply is the assistant's.
+			expect(asked!.slice(1)).toEqual([
+				{ role: 'user', content: 'Maya: Sol, we adopted a beagle called Biscuit' },
+				{ role: 'assistant', content: 'What a lovely name, Maya!' },
+				{ role: 'user', content: 'Maya: Sol, what is my dog called?' }
+			]);
+			const toolResult = afterTool!.find((message) => message.role === 'tool');
+			expect(toolResult).toMatchObject({ tool_call_id: 'call_1' });
+			expect(JSON.parse(toolResult!.content!)).toMatchObject({ ok: true, summary: 'Maya adopted a beagle named Biscuit.' });
+			expect(reply).toMatchObject({ content: 'Biscuit!', author: { id: SOL_BOT.id } });
 
-		const context = await container.memory.buildContext({
-			userId: MAYA.id,
-			serverId: GUILD,
-			channelId: GENERAL,
-			personaId: SOL.id,
-			query: 'dog'
-		});
-		expect(context.text).toContain('Maya adopted a beagle named Biscuit.');
-	});
+			const context = await container.memory.buildContext({
+				userId: MAYA.id,
+				serverId: GUILD,
+				channelId: GENERAL,
+				personaId: SOL.id,
+				query: 'dog'
+			});
+			expect(context.text).toContain('Maya adopted a beagle named Biscuit.');
+		}
+	);
 
 	it('GIVEN the endpoint fails THEN nothing is sent, no turn is reported, and the bot keeps running', async () => {
 		endpoint.script(() => ({ status: 500, body: '{"error":"overloaded"}' }));

@@ -2,8 +2,7 @@ import '../../src/register';
 import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ChannelType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keys, PrivacyLevel } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { PrivacyLevel } from '../../src';
 import type { CommandOptionsInput } from '../../tools/fake-discord';
 import {
 	ALICE,
@@ -46,8 +45,8 @@ describe('/session with arguments Discord’s client would not send: each gets a
 
 	/** Every memory the test guild started with is still there. */
 	async function nothingChanged() {
-		const random = await bot.store.get<ShortTermEntry>(Keys.serverScope(GUILD_ID, RANDOM, 'sol'));
-		const general = await bot.store.get<ShortTermEntry>(Keys.serverScope(GUILD_ID, GENERAL, 'sol'));
+		const random = await bot.inspect.serverEntry(GUILD_ID, RANDOM, 'sol').read();
+		const general = await bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read();
 		expect(random?.messages.map((message) => message.text)).toContain('bob: the random channel remembers this');
 		expect(general?.messages.map((message) => message.text)).toContain('alice: and general remembers this');
 		expect((await container.memory.listTopics(ALICE.id)).map((topic) => topic.slug)).toEqual(['garden-plans']);
@@ -115,14 +114,19 @@ describe('/session with arguments Discord’s client would not send: each gets a
 	});
 
 	describe('GIVEN /session wipe-channel from a moderator', () => {
-		it('WHEN the channel arrives as text instead of a channel THEN the moderator is told the options are not what the command takes', async () => {
-			const { content } = await session(CAROL.id, 'wipe-channel', [
-				{ name: 'channel', type: ApplicationCommandOptionType.String, value: RANDOM }
-			]);
+		it(
+			['WHEN the channel arrives as text instead of a channel THEN the', 'moderator is told the options are not what the command takes'].join(
+				' '
+			),
+			async () => {
+				const { content } = await session(CAROL.id, 'wipe-channel', [
+					{ name: 'channel', type: ApplicationCommandOptionType.String, value: RANDOM }
+				]);
 
-			expect(content).toMatch(MALFORMED);
-			await nothingChanged();
-		});
+				expect(content).toMatch(MALFORMED);
+				await nothingChanged();
+			}
+		);
 
 		it.each([
 			['a voice channel', VOICE],

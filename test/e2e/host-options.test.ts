@@ -3,8 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { container } from '@sapphire/framework';
 import { InteractionResponseType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Keys, MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel } from '../../src';
 import {
 	ALICE,
 	BOB,
@@ -14,7 +13,6 @@ import {
 	ephemeralAnswer,
 	GENERAL,
 	GUILD_ID,
-	keysHolding,
 	type MemoryBot,
 	RANDOM,
 	remember,
@@ -42,8 +40,6 @@ describe('a host that sets memory options on its client', () => {
 
 	afterAll(() => bot?.stop());
 
-	const entry = (key: string) => bot.store.get<ShortTermEntry>(key);
-
 	describe('GIVEN resolvePrivacyLevel', () => {
 		it('WHEN the host says Dave is FULL THEN his turn is skipped though he never chose a level with /session', async () => {
 			expect((await container.memory.getUserSettings(DAVE.id)).privacyLevel).toBe(PrivacyLevel.MINIMAL);
@@ -51,7 +47,7 @@ describe('a host that sets memory options on its client', () => {
 			const { result } = await converse(bot, DAVE.id, RANDOM, 'dave: keep me out of this');
 
 			expect(result).toEqual({ written: false, skippedReason: 'privacy-full', keys: [] });
-			expect(await keysHolding(bot.store, 'keep me out of this')).toEqual([]);
+			expect(await bot.inspect.keysHolding('keep me out of this')).toEqual([]);
 		});
 
 		it('WHEN Carol, whom the host does not know, chose full with /session privacy THEN her stored level is used', async () => {
@@ -65,18 +61,24 @@ describe('a host that sets memory options on its client', () => {
 			expect(result.skippedReason).toBe('privacy-full');
 		});
 
-		it('WHEN Eve, whom the host marks FULL but who never spoke to Sol, chats in a channel before Alice’s turn THEN her message is not stored with it', async () => {
-			const eve = { id: '200000000000000005', username: 'eve' };
-			hostLevels.set(eve.id, PrivacyLevel.FULL);
-			bot.fake.sendMessage({ channelId: GENERAL, author: eve, content: '// eve: my address is 12 Elm Street' });
+		it(
+			'WHEN Eve, whom the host marks FULL but who never spoke to Sol, chats in a channel before Alice’s turn ' +
+				'THEN her message is not stored with it',
+			async () => {
+				const eve = { id: '200000000000000005', username: 'eve' };
+				hostLevels.set(eve.id, PrivacyLevel.FULL);
+				bot.fake.sendMessage({ channelId: GENERAL, author: eve, content: '// eve: my address is 12 Elm Street' });
 
-			const { turn, result } = await converse(bot, ALICE.id, GENERAL, 'alice: hello Sol');
+				const { turn, result } = await converse(bot, ALICE.id, GENERAL, 'alice: hello Sol');
 
-			expect(turn.history.some((message) => message.authorId === eve.id)).toBe(true);
-			expect(result.written).toBe(true);
-			expect((await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol')))?.messages.map((message) => message.text)).toContain('alice: hello Sol');
-			expect(await keysHolding(bot.store, '12 Elm Street')).toEqual([]);
-		});
+				expect(turn.history.some((message) => message.authorId === eve.id)).toBe(true);
+				expect(result.written).toBe(true);
+				expect((await bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read())?.messages.map((message) => message.text)).toContain(
+					'alice: hello Sol'
+				);
+				expect(await bot.inspect.keysHolding('12 Elm Street')).toEqual([]);
+			}
+		);
 	});
 
 	describe('GIVEN resolvePrivacyLevel and /session', () => {
@@ -92,17 +94,22 @@ describe('a host that sets memory options on its client', () => {
 			expect(content).toContain('Privacy level: **full**');
 		});
 
-		it('WHEN Bob, whom the host marks MINIMAL, picks level:full THEN he is told the bot decides, and nothing he was promised changes behind his back', async () => {
-			const { content } = await ephemeralAnswer(
-				bot.fake,
-				bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: BOB.id, channelId: GENERAL })
-			);
+		it(
+			'WHEN Bob, whom the host marks MINIMAL, picks level:full ' +
+				'THEN he is told the bot decides, and nothing he was promised changes behind his back',
+			async () => {
+				const { content } = await ephemeralAnswer(
+					bot.fake,
+					bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: BOB.id, channelId: GENERAL })
+				);
 
-			expect(content).toBe(
-				'This bot sets your privacy level itself: it is **minimal**: conversations are remembered, and so are a profile and topic notes about you. Nothing was changed; ask the bot’s owners how to change it.'
-			);
-			expect((await container.memory.getUserSettings(BOB.id)).privacyLevel).toBe(PrivacyLevel.MINIMAL);
-		});
+				expect(content).toBe(
+					'This bot sets your privacy level itself: it is **minimal**: conversations are remembered, ' +
+						'and so are a profile and topic notes about you. Nothing was changed; ask the bot’s owners how to change it.'
+				);
+				expect((await container.memory.getUserSettings(BOB.id)).privacyLevel).toBe(PrivacyLevel.MINIMAL);
+			}
+		);
 
 		it('WHEN Bob only turns cross_server on THEN that is his to choose', async () => {
 			const { content } = await ephemeralAnswer(
@@ -132,7 +139,7 @@ describe('a host that sets memory options on its client', () => {
 			);
 
 			expect(content).toBe('Only moderators (ManageGuild) can wipe a channel’s memory.');
-			expect(await keysHolding(bot.store, 'the wipe must not take this')).not.toEqual([]);
+			expect(await bot.inspect.keysHolding('the wipe must not take this')).not.toEqual([]);
 		});
 	});
 
@@ -160,7 +167,7 @@ describe('a host that sets memory options on its client', () => {
 					components: []
 				})
 			});
-			expect(await keysHolding(bot.store, 'keep this until I really confirm')).not.toEqual([]);
+			expect(await bot.inspect.keysHolding('keep this until I really confirm')).not.toEqual([]);
 		});
 	});
 
@@ -204,7 +211,7 @@ describe('a host that sets memory options on its client', () => {
 	});
 
 	it('WHEN the client is destroyed THEN the memory engine is closed with it', async () => {
-		const memory = container.memory;
+		const { memory } = container;
 
 		await bot.client.destroy();
 

@@ -2,15 +2,14 @@ import '../../src/register';
 import { container } from '@sapphire/framework';
 import { GatewayDispatchEvents } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Keys, MemoryEvents, type MemoryErrorContext } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { MemoryEvents, type MemoryErrorContext } from '../../src';
 import { ChatEndpoint } from '../support/chat-endpoint';
 import { ALICE, ALICE_DM, converse, GENERAL, GUILD_ID, type MemoryBot, startMemoryBot } from '../support/memory-bot';
 
 describe('edits and deletions on Discord: background summaries citing them stop serving', () => {
 	let endpoint: ChatEndpoint;
 	let bot: MemoryBot;
-	const live = () => bot.store.get<ShortTermEntry>(Keys.serverScope(GUILD_ID, GENERAL, 'sol'));
+	const live = () => bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read();
 	/** Alice's messages in #general, then her DM: discord.js only reports deletions of messages it has cached. */
 	const sent: string[] = [];
 

@@ -26,7 +26,12 @@ describe('observability in a bot: the moderators’ status line and the Promethe
 		const line = content.split('\n').at(-1)!;
 
 		expect(line).toMatch(
-			/^Bot-wide: 2 turns captured \(1 skipped: 1 empty-history\), 2 contexts, capture p50 [\d.]+ ms \/ p99 [\d.]+ ms, context p50 [\d.]+ ms \/ p99 [\d.]+ ms, store: up$/
+			new RegExp(
+				[
+					String.raw`^Bot-wide: 2 turns captured \(1 skipped: 1 empty-history\), 2 contexts, `,
+					String.raw`capture p50 [\d.]+ ms \/ p99 [\d.]+ ms, context p50 [\d.]+ ms \/ p99 [\d.]+ ms, store: up$`
+				].join('')
+			)
 		);
 	});
 

@@ -2,8 +2,7 @@ import '../../src/register';
 import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keys, PrivacyLevel, type UserExport } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { PrivacyLevel, type UserExport } from '../../src';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
 	ALICE,
@@ -13,7 +12,6 @@ import {
 	ephemeralAnswer,
 	GENERAL,
 	GUILD_ID,
-	keysHolding,
 	type MemoryBot,
 	RANDOM,
 	remember,
@@ -35,7 +33,6 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		return ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'session', subcommand, ...(options ? { options } : {}), user, channelId }));
 	}
 
-	const entry = (key: string) => bot.store.get<ShortTermEntry>(key);
 	const texts = (messages: { text: string }[] | undefined) => (messages ?? []).map((message) => message.text);
 
 	describe('GIVEN /session help', () => {
@@ -265,9 +262,9 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const { content } = await session(ALICE.id, 'clear');
 
 			expect(content).toBe('Forgot your recent conversations (2 conversations, 2 of your messages in shared channels).');
-			expect(await entry(Keys.userScope(ALICE.id, GENERAL, 'sol'))).toBeUndefined();
-			expect(await entry(Keys.userScope(ALICE.id, RANDOM, 'sol'))).toBeUndefined();
-			const general = await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol'));
+			expect(await bot.inspect.userEntry(ALICE.id, GENERAL, 'sol').read()).toBeUndefined();
+			expect(await bot.inspect.userEntry(ALICE.id, RANDOM, 'sol').read()).toBeUndefined();
+			const general = await bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read();
 			expect(texts(general?.messages)).toContain('bob: I collect stamps');
 			expect(texts(general?.messages)).not.toContain('alice: I grow tomatoes');
 			const exported = await container.memory.exportUser(ALICE.id);
@@ -308,7 +305,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			expect(confirm!.custom_id).toMatch(new RegExp(`^memory:clear-all:confirm:${ALICE.id}:\\d+$`));
 			confirmId = confirm!.custom_id;
 			cancelId = cancel!.custom_id;
-			expect(await keysHolding(bot.store, 'the spare key is under the mat')).not.toEqual([]);
+			expect(await bot.inspect.keysHolding('the spare key is under the mat')).not.toEqual([]);
 		});
 
 		it('WHEN Bob clicks Alice’s confirm button THEN he is refused, ephemerally, and nothing of Alice’s is deleted', async () => {
@@ -321,7 +318,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			});
 			expect(bot.fake.originalMessage(asked.id)?.components).toHaveLength(1);
 			expect((await container.memory.exportUser(ALICE.id)).profile?.notes).toContain('allergic to cats');
-			expect(await keysHolding(bot.store, 'the spare key is under the mat')).not.toEqual([]);
+			expect(await bot.inspect.keysHolding('the spare key is under the mat')).not.toEqual([]);
 		});
 
 		it('WHEN Alice clicks cancel THEN the warning says nothing was deleted, its buttons go, and her data stays', async () => {
@@ -338,7 +335,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 				flags: MessageFlags.Ephemeral
 			});
 			expect((await container.memory.exportUser(ALICE.id)).profile?.notes).toContain('allergic to cats');
-			expect(await keysHolding(bot.store, 'the spare key is under the mat')).not.toEqual([]);
+			expect(await bot.inspect.keysHolding('the spare key is under the mat')).not.toEqual([]);
 		});
 
 		it('WHEN Alice asks again and confirms THEN everything of hers is erased, and Bob’s memory stays', async () => {
@@ -369,7 +366,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 				'allergic to cats',
 				'Gaming night'
 			]) {
-				expect(await keysHolding(bot.store, text), text).toEqual([]);
+				expect(await bot.inspect.keysHolding(text), text).toEqual([]);
 			}
 			expect(JSON.stringify(await container.memory.exportUser(BOB.id))).toContain('bob: I collect stamps');
 			expect(await container.memory.listTopics(BOB.id)).toHaveLength(1);
@@ -387,18 +384,18 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const { content } = await session(BOB.id, 'wipe-channel', undefined, RANDOM);
 
 			expect(content).toBe('Only moderators (ManageMessages) can wipe a channel’s memory.');
-			expect(texts((await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol')))?.messages)).toContain('bob: random thoughts');
+			expect(texts((await bot.inspect.serverEntry(GUILD_ID, RANDOM, 'sol').read())?.messages)).toContain('bob: random thoughts');
 		});
 
 		it('WHEN Carol, a moderator, wipes #random from #general THEN every memory of #random is gone and #general keeps its own', async () => {
 			const { content } = await session(CAROL.id, 'wipe-channel', { channel: RANDOM }, GENERAL);
 
 			expect(content).toMatch(new RegExp(`^Forgot <#${RANDOM}>: [1-9]\\d* conversations and [1-9]\\d* archived messages\\.$`));
-			expect(await entry(Keys.serverScope(GUILD_ID, RANDOM, 'sol'))).toBeUndefined();
-			expect(await entry(Keys.userScope(BOB.id, RANDOM, 'sol'))).toBeUndefined();
-			expect(await entry(Keys.userScope(DAVE.id, RANDOM, 'sol'))).toBeUndefined();
-			expect(await keysHolding(bot.store, 'random thoughts')).toEqual([]);
-			expect(texts((await entry(Keys.serverScope(GUILD_ID, GENERAL, 'sol')))?.messages)).toContain('bob: general thoughts');
+			expect(await bot.inspect.serverEntry(GUILD_ID, RANDOM, 'sol').read()).toBeUndefined();
+			expect(await bot.inspect.userEntry(BOB.id, RANDOM, 'sol').read()).toBeUndefined();
+			expect(await bot.inspect.userEntry(DAVE.id, RANDOM, 'sol').read()).toBeUndefined();
+			expect(await bot.inspect.keysHolding('random thoughts')).toEqual([]);
+			expect(texts((await bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read())?.messages)).toContain('bob: general thoughts');
 			const context = await container.memory.buildContext({
 				userId: BOB.id,
 				serverId: GUILD_ID,
@@ -413,7 +410,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const { content } = await session(CAROL.id, 'wipe-channel');
 
 			expect(content).toMatch(new RegExp(`^Forgot <#${GENERAL}>: `));
-			expect(await keysHolding(bot.store, 'general thoughts')).toEqual([]);
+			expect(await bot.inspect.keysHolding('general thoughts')).toEqual([]);
 		});
 	});
 

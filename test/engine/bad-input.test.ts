@@ -4,13 +4,13 @@
  * safe, documented treatment (README: Guarantees), and nothing already stored is lost.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ContextRequest, Keys, MAX_MESSAGE_CHARS, type MemoryTurn } from '../../src';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { type ContextRequest, MAX_MESSAGE_CHARS, type MemoryTurn } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import { serverScopeKey, userScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, snowflake, turn } from '../support/turns';
 
-const LIVE = Keys.serverScope(GUILD, CHANNEL, 'sol');
+const LIVE = serverScopeKey(GUILD, CHANNEL, 'sol');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Text of exactly `length` characters, made of words. */
@@ -23,13 +23,13 @@ const words = (length: number) =>
 describe.each(backends)('bad input on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
-	const stored = async (key = LIVE) => (await under.store.get<ShortTermEntry>(key))?.messages.map((message) => message.text) ?? [];
+	const stored = async (key = LIVE) => (await under.inspect.entry(key).read())?.messages.map((message) => message.text) ?? [];
 	/** A turn recorded first, which every refusal below must leave in place. */
 	const seed = async () => {
 		await under.engine.recordTurn(turn({ text: 'kept: my beagle is called Biscuit', channelId: OTHER_CHANNEL, timestamp: clock.current }));
-		return stored(Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol'));
+		return stored(serverScopeKey(GUILD, OTHER_CHANNEL, 'sol'));
 	};
-	const unchanged = async (before: string[]) => expect(await stored(Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol'))).toEqual(before);
+	const unchanged = async (before: string[]) => expect(await stored(serverScopeKey(GUILD, OTHER_CHANNEL, 'sol'))).toEqual(before);
 
 	describe('GIVEN messages as long as Discord allows', () => {
 		it.each([2000, 4000])(
@@ -115,34 +115,44 @@ describe.each(backends)('bad input on $name', (backend) => {
 	});
 
 	describe('GIVEN every Unicode oddity', () => {
-		it('THEN emoji, right-to-left text, zero-width characters inside words and combining marks come back exactly as written, in the store and the context', async () => {
-			const texts = [
-				'👨‍👩‍👧‍👦 🇫🇷 👍🏽 ❤️ family',
-				'שלום עולם مرحبا بالعالم',
-				'zero\u200Bwidth and jo\u200Dined',
-				'e\u0301 n\u0303 z\u0301\u0302\u0303',
-				'\u202Eoverride\u202C end',
-				'nul \u0000 and bell \u0007 inside'
-			];
-			await under.engine.recordTurn(turn({ history: texts.map((text) => said(MAYA, text, clock.current)), timestamp: clock.current }));
-			expect(await stored()).toEqual([...texts, 'Hi! How can I help?']);
-			const context = await under.engine.buildContext(ask());
-			for (const text of texts.slice(0, 4)) expect(context.text).toContain(text);
-		});
+		it(
+			'THEN emoji, right-to-left text, zero-width characters inside words and ' +
+				'combining marks come back exactly as written, in the store and the context',
+			async () => {
+				const texts = [
+					'👨‍👩‍👧‍👦 🇫🇷 👍🏽 ❤️ family',
+					'שלום עולם مرحبا بالعالم',
+					'zero\u200Bwidth and jo\u200Dined',
+					'e\u0301 n\u0303 z\u0301\u0302\u0303',
+					'\u202Eoverride\u202C end',
+					'nul \u0000 and bell \u0007 inside'
+				];
+				await under.engine.recordTurn(turn({ history: texts.map((text) => said(MAYA, text, clock.current)), timestamp: clock.current }));
+				expect(await stored()).toEqual([...texts, 'Hi! How can I help?']);
+				const context = await under.engine.buildContext(ask());
+				for (const text of texts.slice(0, 4)) expect(context.text).toContain(text);
+			}
+		);
 
-		it('THEN a lone surrogate, in a text or a name, becomes U+FFFD or is kept escaped, and never breaks the store, a context or an export', async () => {
-			await under.engine.recordTurn(
-				turn({
-					userName: 'Maya\uD800',
-					history: [{ ...said(MAYA, 'half an emoji \uD83D here and \uDE00 there'), authorName: 'M\uDFFFaya' }],
-					responses: [{ text: 'reply \uDBFF', personaId: 'sol', personaName: 'Sol\uDC00', messageId: snowflake() }],
-					timestamp: clock.current
-				})
-			);
-			expect(await stored()).toEqual(['half an emoji \uFFFD here and \uFFFD there', 'reply \uFFFD']);
-			expect((await under.engine.buildContext(ask())).text).toContain('half an emoji \uFFFD here');
-			expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('half an emoji');
-		});
+		it(
+			[
+				'THEN a lone surrogate, in a text or a name, becomes U+FFFD or is kept escaped,',
+				'and never breaks the store, a context or an export'
+			].join(' '),
+			async () => {
+				await under.engine.recordTurn(
+					turn({
+						userName: 'Maya\uD800',
+						history: [{ ...said(MAYA, 'half an emoji \uD83D here and \uDE00 there'), authorName: 'M\uDFFFaya' }],
+						responses: [{ text: 'reply \uDBFF', personaId: 'sol', personaName: 'Sol\uDC00', messageId: snowflake() }],
+						timestamp: clock.current
+					})
+				);
+				expect(await stored()).toEqual(['half an emoji \uFFFD here and \uFFFD there', 'reply \uFFFD']);
+				expect((await under.engine.buildContext(ask())).text).toContain('half an emoji \uFFFD here');
+				expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('half an emoji');
+			}
+		);
 	});
 
 	describe('GIVEN ids that are not Discord snowflakes', () => {
@@ -150,7 +160,7 @@ describe.each(backends)('bad input on $name', (backend) => {
 			'WHEN an id is %j THEN it is accepted (1 to 64 letters, digits, "_", "." or "-")',
 			async (id) => {
 				const recorded = await under.engine.recordTurn(turn({ who: { id, name: 'Someone' }, channelId: id, personaId: id }));
-				expect(recorded.keys).toEqual([Keys.userScope(id, id, id), Keys.serverScope(GUILD, id, id)]);
+				expect(recorded.keys).toEqual([userScopeKey(id, id, id), serverScopeKey(GUILD, id, id)]);
 				const context = await under.engine.buildContext(ask({ userId: id, channelId: id, personaId: id }));
 				expect(context.text).toContain('hello there');
 				expect((await under.engine.exportUser(id)).userId).toBe(id);
@@ -235,11 +245,18 @@ describe.each(backends)('bad input on $name', (backend) => {
 			}
 		);
 
-		it('WHEN a message time is 0 or the last millisecond of year 9999 THEN it is accepted and every context and export still renders', async () => {
-			await under.engine.recordTurn(turn({ history: [said(MAYA, 'from 1970', 0), said(MAYA, 'from the far future', 253_402_300_799_999)] }));
-			expect((await under.engine.buildContext(ask())).text).toContain('from the far future');
-			expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('from 1970');
-		});
+		it(
+			['WHEN a message time is 0 or the last millisecond of year 9999', 'THEN it is accepted and every context and export still renders'].join(
+				' '
+			),
+			async () => {
+				await under.engine.recordTurn(
+					turn({ history: [said(MAYA, 'from 1970', 0), said(MAYA, 'from the far future', 253_402_300_799_999)] })
+				);
+				expect((await under.engine.buildContext(ask())).text).toContain('from the far future');
+				expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('from 1970');
+			}
+		);
 
 		it.each([
 			['negative', -1],

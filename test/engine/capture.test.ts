@@ -1,26 +1,25 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { type MemoryEngine, PrivacyLevel } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import { serverScopeKey, type StoreInspection, userScopeKey } from '../support/store-inspection';
 import { CHANNEL, GUILD, MAYA, NOVA, said, snowflake, THEO, turn } from '../support/turns';
 
 describe.each(backends)('capture on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let store: MemoryStore;
-	beforeEach(() => void ({ engine, store } = under));
+	let inspect: StoreInspection;
+	beforeEach(() => void ({ engine, inspect } = under));
 
-	const entry = (key: string) => store.get<ShortTermEntry>(key);
+	const entry = (key: string) => inspect.entry(key).read();
 
 	describe('GIVEN a turn that must not be remembered', () => {
 		it('WHEN it was a stop response THEN nothing is written and the skip is counted', async () => {
 			const result = await engine.recordTurn(turn({ isStopResponse: true }));
 			expect(result).toEqual({ written: false, skippedReason: 'stop-response', keys: [] });
 			expect(engine.stats().turnsSkipped['stop-response']).toBe(1);
-			expect(await entry(Keys.userScope(MAYA.id, CHANNEL, 'sol'))).toBeUndefined();
+			expect(await inspect.userEntry(MAYA.id, CHANNEL, 'sol').read()).toBeUndefined();
 		});
 
 		it('WHEN the history is empty after clean-up THEN it is skipped as empty-history', async () => {
@@ -28,14 +27,14 @@ describe.each(backends)('capture on $name', (backend) => {
 				turn({ history: [said(MAYA, '  [System: the user is typing]  '), { role: 'system' as 'user', text: 'rules' }] })
 			);
 			expect(result.skippedReason).toBe('empty-history');
-			expect(await entry(Keys.userScope(MAYA.id, CHANNEL, 'sol'))).toBeUndefined();
+			expect(await inspect.userEntry(MAYA.id, CHANNEL, 'sol').read()).toBeUndefined();
 		});
 
 		it('WHEN the triggering user is FULL (stored or passed in the turn) THEN it is skipped as privacy-full', async () => {
 			expect((await engine.recordTurn(turn({ privacyLevel: PrivacyLevel.FULL }))).skippedReason).toBe('privacy-full');
 			await engine.setUserSettings(THEO.id, { privacyLevel: PrivacyLevel.FULL });
 			expect((await engine.recordTurn(turn({ who: THEO }))).skippedReason).toBe('privacy-full');
-			expect(await entry(Keys.serverScope(GUILD, CHANNEL, 'sol'))).toBeUndefined();
+			expect(await inspect.serverEntry(GUILD, CHANNEL, 'sol').read()).toBeUndefined();
 			expect(engine.stats().turnsSkipped['privacy-full']).toBe(2);
 		});
 
@@ -53,7 +52,7 @@ describe.each(backends)('capture on $name', (backend) => {
 	describe('GIVEN a guild turn', () => {
 		it('THEN the user-scope and server-scope keys are written with the persona suffix', async () => {
 			const result = await engine.recordTurn(turn());
-			expect(result.keys).toEqual([`shortterm:user:${MAYA.id}:${CHANNEL}:sol`, `shortterm:server:${GUILD}:${CHANNEL}:sol`]);
+			expect(result.keys).toEqual([userScopeKey(MAYA.id, CHANNEL, 'sol'), serverScopeKey(GUILD, CHANNEL, 'sol')]);
 			const server = await entry(result.keys[1]!);
 			expect(server).toMatchObject({
 				scope: 'server',
@@ -69,13 +68,13 @@ describe.each(backends)('capture on $name', (backend) => {
 
 		it('WHEN no persona id is given THEN the keys have no persona suffix', async () => {
 			const result = await engine.recordTurn(turn({ personaId: null }));
-			expect(result.keys).toEqual([`shortterm:user:${MAYA.id}:${CHANNEL}`, `shortterm:server:${GUILD}:${CHANNEL}`]);
+			expect(result.keys).toEqual([userScopeKey(MAYA.id, CHANNEL), serverScopeKey(GUILD, CHANNEL)]);
 		});
 
 		it('WHEN it happens in a thread THEN the thread is the channel and its parent is kept', async () => {
 			const thread = snowflake();
 			const result = await engine.recordTurn(turn({ channelId: thread, parentChannelId: CHANNEL }));
-			expect(result.keys).toEqual([`shortterm:user:${MAYA.id}:${thread}:sol`, `shortterm:server:${GUILD}:${thread}:sol`]);
+			expect(result.keys).toEqual([userScopeKey(MAYA.id, thread, 'sol'), serverScopeKey(GUILD, thread, 'sol')]);
 			expect(await entry(result.keys[1]!)).toMatchObject({ channelId: thread, parentChannelId: CHANNEL });
 		});
 
@@ -91,13 +90,13 @@ describe.each(backends)('capture on $name', (backend) => {
 				})
 			);
 			expect(result.keys).toHaveLength(6);
-			expect((await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text)).toEqual([
+			expect((await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages.map((message) => message.text)).toEqual([
 				'hello there',
 				'I am Sol',
 				'Sol again'
 			]);
-			expect(await entry(Keys.serverScope(GUILD, CHANNEL, 'luna'))).toMatchObject({ lineageId: 'moon' });
-			expect((await entry(Keys.serverScope(GUILD, CHANNEL)))!.messages.map((message) => message.text)).toEqual(['hello there', 'plain bot']);
+			expect(await inspect.serverEntry(GUILD, CHANNEL, 'luna').read()).toMatchObject({ lineageId: 'moon' });
+			expect((await inspect.serverEntry(GUILD, CHANNEL).read())!.messages.map((message) => message.text)).toEqual(['hello there', 'plain bot']);
 		});
 	});
 
@@ -105,7 +104,7 @@ describe.each(backends)('capture on $name', (backend) => {
 		it('THEN no server-scope key is written and the user scope is the live one', async () => {
 			const dm = snowflake();
 			const result = await engine.recordTurn(turn({ serverId: null, channelId: dm }));
-			expect(result.keys).toEqual([`shortterm:user:${MAYA.id}:${dm}:sol`]);
+			expect(result.keys).toEqual([userScopeKey(MAYA.id, dm, 'sol')]);
 			expect(await entry(result.keys[0]!)).toMatchObject({ serverId: 'DM', turnsSinceRefresh: 1 });
 		});
 	});
@@ -116,7 +115,7 @@ describe.each(backends)('capture on $name', (backend) => {
 			await engine.recordTurn(
 				turn({ serverId: null, channelId: dm, history: [{ role: 'user', text: 'anonymous in a DM', messageId: snowflake() }] })
 			);
-			expect((await entry(Keys.userScope(MAYA.id, dm, 'sol')))!.messages[0]).toMatchObject({
+			expect((await inspect.userEntry(MAYA.id, dm, 'sol').read())!.messages[0]).toMatchObject({
 				text: 'anonymous in a DM',
 				authorId: MAYA.id,
 				authorName: 'Maya'
@@ -137,7 +136,7 @@ describe.each(backends)('capture on $name', (backend) => {
 					]
 				})
 			);
-			const stored = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text);
+			const stored = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages.map((message) => message.text);
 			expect(stored).toEqual(['secret from theo? no, public', 'look :blobcat:  ok', ':party:', 'Hi! How can I help?']);
 		});
 	});
@@ -146,9 +145,8 @@ describe.each(backends)('capture on $name', (backend) => {
 		it('THEN the crude list is merged by message id, keeps the newest N and carries the summary forward', async () => {
 			const first = turn({ text: 'one', timestamp: clock.current });
 			await engine.recordTurn(first);
-			const key = Keys.serverScope(GUILD, CHANNEL, 'sol');
-			const stored = (await entry(key))!;
-			await store.set(key, { ...stored, summary: 'Maya counts to twelve.' });
+			const key = serverScopeKey(GUILD, CHANNEL, 'sol');
+			await inspect.entry(key).patch({ summary: 'Maya counts to twelve.' });
 			for (let index = 2; index <= 12; index++) {
 				clock.advance(60_000);
 				// Each turn's history repeats the previous message, as a bot's fetched history does.
@@ -173,9 +171,9 @@ describe.each(backends)('capture on $name', (backend) => {
 		it('WHEN the same turn is recorded twice THEN nothing is stored twice', async () => {
 			const once = turn({ text: 'idempotent please' });
 			await engine.recordTurn(once);
-			const before = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages;
+			const before = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages;
 			await engine.recordTurn(once);
-			const after = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages;
+			const after = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages;
 			expect(after).toEqual(before);
 			const context = await engine.buildContext({
 				userId: MAYA.id,
@@ -195,7 +193,7 @@ describe.each(backends)('capture on $name', (backend) => {
 			});
 			await engine.recordTurn(noIds);
 			await engine.recordTurn(noIds);
-			const messages = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages;
+			const { messages } = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!;
 			expect(messages.map((message) => message.text)).toEqual(['no id here', 'nor here']);
 			expect(messages.every((message) => message.id.startsWith('h:'))).toBe(true);
 		});
@@ -206,7 +204,7 @@ describe.each(backends)('capture on $name', (backend) => {
 			await engine.recordTurn(turn({ text: 'old news' }));
 			clock.hours(13);
 			await engine.recordTurn(turn({ text: 'new day' }));
-			const messages = (await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.map((message) => message.text);
+			const messages = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages.map((message) => message.text);
 			expect(messages).toEqual(['new day', 'Hi! How can I help?']);
 		});
 	});
@@ -218,7 +216,7 @@ describe.each(backends)('capture on $name', (backend) => {
 				message: expect.stringContaining('userId')
 			});
 			await expect(engine.recordTurn({ ...turn(), history: 'nope' } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-			expect(await entry(Keys.serverScope(GUILD, CHANNEL, 'sol'))).toBeUndefined();
+			expect(await inspect.serverEntry(GUILD, CHANNEL, 'sol').read()).toBeUndefined();
 		});
 	});
 });

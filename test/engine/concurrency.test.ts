@@ -1,16 +1,10 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { Keys, MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
-import { Archive } from '../../src/engine/archive/Archive';
-import type { Listings } from '../../src/engine/schemas';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
-import { rowsHolding } from '../support/raw';
-import { checkStore, decodeRows, SnapshotStore, storeRows } from '../support/store-check';
+import { checkStore, decodeRows, layout, serverScopeKey, SnapshotStore, storeRows, userScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, NOVA, said, snowflake, THEO, turn } from '../support/turns';
-
-const DAY = 86_400_000;
 
 /** Counts of each value. */
 function tally(values: readonly string[]): Map<string, number> {
@@ -27,8 +21,8 @@ function idsOf(recorded: MemoryTurn): string[] {
 describe.each(backends)('concurrency on $name', (backend) => {
 	const clock = new TestClock();
 	const current = freshEngineEachTest(backend, clock);
-	const archived = (scopeKey: string) => new Archive(current.store, { retentionMs: 30 * DAY }).read(scopeKey);
-	const liveKey = Keys.serverScope(GUILD, CHANNEL, 'sol');
+	const archived = (scopeKey: string) => current.inspect.archive(scopeKey).messages();
+	const liveKey = serverScopeKey(GUILD, CHANNEL, 'sol');
 	const nothingHalfWritten = async () => expect(checkStore(decodeRows(await storeRows(current)))).toEqual([]);
 
 	describe('GIVEN 300 turns recorded at once into the same channel', () => {
@@ -43,42 +37,49 @@ describe.each(backends)('concurrency on $name', (backend) => {
 				})
 			);
 
-		it('THEN every message is archived exactly once, the entry holds the newest, every turn is counted once, and every member finds theirs', async () => {
-			const turns = makeTurns();
-			// Each call a millisecond apart on the engine's clock, so a listing written out of order shows.
-			const started = performance.now();
-			const results = await Promise.all(turns.map((recorded) => (clock.advance(1), current.engine.recordTurn(recorded))));
-			const tookMs = Math.round(performance.now() - started);
-			expect(results.every((result) => result.written)).toBe(true);
+		it(
+			[
+				'THEN every message is archived exactly once, the entry holds the newest,',
+				'every turn is counted once, and every member finds theirs'
+			].join(' '),
+			async () => {
+				const turns = makeTurns();
+				// Each call a millisecond apart on the engine's clock, so a listing written out of order shows.
+				const started = performance.now();
+				const results = await Promise.all(turns.map((recorded) => (clock.advance(1), current.engine.recordTurn(recorded))));
+				const tookMs = Math.round(performance.now() - started);
+				expect(results.every((result) => result.written)).toBe(true);
 
-			const expected = turns.flatMap(idsOf);
-			const stored = await archived(liveKey);
-			const counts = tally(stored.map((message) => message.id));
-			expect(stored).toHaveLength(expected.length);
-			expect(expected.filter((id) => counts.get(id) !== 1)).toEqual([]);
+				const expected = turns.flatMap(idsOf);
+				const stored = await archived(liveKey);
+				const counts = tally(stored.map((message) => message.id));
+				expect(stored).toHaveLength(expected.length);
+				expect(expected.filter((id) => counts.get(id) !== 1)).toEqual([]);
 
-			const { maxMessagesPerChannel } = current.engine.config;
-			const entry = (await current.store.get<ShortTermEntry>(liveKey))!;
-			// Turns are a second apart and replies a millisecond after their message: the newest are the last turns'.
-			expect(entry.messages.map((message) => message.id)).toEqual(expected.slice(-maxMessagesPerChannel));
-			expect(entry.turnsSinceRefresh).toBe(count);
-			// Every message that left the window was folded once at most.
-			const cited = (entry.digest ?? []).flatMap((line) => line.sourceIds);
-			expect([...tally(cited)].filter(([, times]) => times > 1)).toEqual([]);
+				const { maxMessagesPerChannel } = current.engine.config;
+				const entry = (await current.inspect.entry(liveKey).read())!;
+				// Turns are a second apart and replies a millisecond after their message: the newest are the last turns'.
+				expect(entry.messages.map((message) => message.id)).toEqual(expected.slice(-maxMessagesPerChannel));
+				expect(entry.turnsSinceRefresh).toBe(count);
+				// Every message that left the window was folded once at most.
+				const cited = (entry.digest ?? []).flatMap((line) => line.sourceIds);
+				expect([...tally(cited)].filter(([, times]) => times > 1)).toEqual([]);
 
-			for (const [index, member] of members.entries()) {
-				const theirs = turns.filter((_, at) => at % members.length === index);
-				const own = (await current.store.get<ShortTermEntry>(Keys.userScope(member.id, CHANNEL, 'sol')))!;
-				expect(own.messages.map((message) => message.id)).toEqual(theirs.flatMap(idsOf).slice(-maxMessagesPerChannel));
-				expect((await current.engine.status(member.id)).archivedMessages).toBe(theirs.length);
-				const exported = new Set((await current.engine.exportUser(member.id)).archive.map((message) => message.id));
-				expect(theirs.filter((recorded) => !exported.has(recorded.history[0]!.messageId!))).toEqual([]);
+				for (const [index, member] of members.entries()) {
+					const theirs = turns.filter((_, at) => at % members.length === index);
+					const own = (await current.inspect.userEntry(member.id, CHANNEL, 'sol').read())!;
+					expect(own.messages.map((message) => message.id)).toEqual(theirs.flatMap(idsOf).slice(-maxMessagesPerChannel));
+					expect((await current.engine.status(member.id)).archivedMessages).toBe(theirs.length);
+					const exported = new Set((await current.engine.exportUser(member.id)).archive.map((message) => message.id));
+					expect(theirs.filter((recorded) => !exported.has(recorded.history[0]!.messageId!))).toEqual([]);
+				}
+				await nothingHalfWritten();
+				console.log(
+					`[concurrency] ${backend.name}: ${count} turns at once into one channel: ${stored.length} of ` +
+						`${expected.length} messages archived once, turnsSinceRefresh ${entry.turnsSinceRefresh}, in ${tookMs} ms`
+				);
 			}
-			await nothingHalfWritten();
-			console.log(
-				`[concurrency] ${backend.name}: ${count} turns at once into one channel: ${stored.length} of ${expected.length} messages archived once, turnsSinceRefresh ${entry.turnsSinceRefresh}, in ${tookMs} ms`
-			);
-		});
+		);
 	});
 
 	describe('GIVEN the same turn recorded several times at once', () => {
@@ -101,11 +102,11 @@ describe.each(backends)('concurrency on $name', (backend) => {
 			}
 			for (const [key, turns] of [
 				[liveKey, guildTurns],
-				[Keys.userScope(MAYA.id, dm, 'sol'), dmTurns]
+				[userScopeKey(MAYA.id, dm, 'sol'), dmTurns]
 			] as const) {
 				const ids = turns.flatMap(idsOf);
 				expect((await archived(key)).map((message) => message.id)).toEqual(ids);
-				const entry = (await current.store.get<ShortTermEntry>(key))!;
+				const entry = (await current.inspect.entry(key).read())!;
 				expect(entry.messages.map((message) => message.id)).toEqual(ids);
 				expect(entry.turnsSinceRefresh).toBe(2);
 			}
@@ -161,17 +162,18 @@ describe.each(backends)('concurrency on $name', (backend) => {
 					.filter((id) => !inShared.has(id))
 			).toEqual([]);
 
-			expect(Object.keys((await current.store.get<Listings>(Keys.userIndex(MAYA.id)))!)).toHaveLength(channels.length + dms.length);
+			expect(Object.keys((await current.inspect.userDirectory(MAYA.id).read())!)).toHaveLength(channels.length + dms.length);
 			for (const serverId of guilds) {
 				// Per channel: the server scope in the server's directory, the user scopes of both members in the channel's.
-				expect(Object.keys((await current.store.get<Listings>(Keys.serverIndex(serverId)))!)).toHaveLength(6);
+				expect(Object.keys((await current.inspect.serverDirectory(serverId).read())!)).toHaveLength(6);
 				for (const channelId of channels.filter((channel) => channel.serverId === serverId).map((channel) => channel.channelId)) {
-					expect(Object.keys((await current.store.get<Listings>(Keys.channelIndex(serverId, channelId)))!)).toHaveLength(2);
+					expect(Object.keys((await current.inspect.channelDirectory(serverId, channelId).read())!)).toHaveLength(2);
 				}
 			}
 			await nothingHalfWritten();
 			console.log(
-				`[concurrency] ${backend.name}: ${turns.length} turns at once in ${channels.length} channels of ${guilds.length} guilds and ${dms.length} DMs: all ${hers.length} of her messages in status, export and indexes`
+				`[concurrency] ${backend.name}: ${turns.length} turns at once in ${channels.length} channels of ${guilds.length} ` +
+					`guilds and ${dms.length} DMs: all ${hers.length} of her messages in status, export and indexes`
 			);
 		});
 	});
@@ -252,7 +254,7 @@ describe.each(backends)('concurrency on $name', (backend) => {
 			}
 			await Promise.all(running);
 
-			expect(await rowsHolding(current, 'zanzibarine')).toEqual([]);
+			expect(await current.inspect.rowsHolding('zanzibarine')).toEqual([]);
 			const exported = await current.engine.exportUser(MAYA.id);
 			expect(
 				[...exported.shortTerm.flatMap((entry) => entry.messages), ...exported.sharedShortTerm, ...exported.archive].filter((message) =>
@@ -268,7 +270,7 @@ describe.each(backends)('concurrency on $name', (backend) => {
 				'zanzibarine'
 			);
 			// Theo's own words stay.
-			expect(await rowsHolding(current, 'theo replies 119')).not.toEqual([]);
+			expect(await current.inspect.rowsHolding('theo replies 119')).not.toEqual([]);
 
 			clock.advance(60_000);
 			await current.engine.recordTurn(turn({ text: 'maya starts afresh', timestamp: clock.current }));
@@ -292,7 +294,7 @@ class LateReads extends SnapshotStore {
 
 	public override async getMany(keys: string[]): Promise<(string | undefined)[]> {
 		const values = await super.getMany(keys);
-		const held = this.held;
+		const { held } = this;
 		if (held && keys.includes(held.key) && !held.release) await new Promise<void>((resolve) => (held.release = resolve));
 		return values;
 	}
@@ -319,7 +321,7 @@ describe('GIVEN a read of her settings that started before she cleared all and a
 			now: clock.now,
 			config: { sweepIntervalMinutes: 0 }
 		});
-		store.holdNextRead(`memory:${Keys.userSettings(MAYA.id)}`);
+		store.holdNextRead(layout.userSettings(MAYA.id).inNamespace('memory'));
 		const racing = engine.recordTurn(turn({ text: 'a zanzibarine remark', timestamp: clock.current - 2000 }));
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		await engine.clearAll(MAYA.id);

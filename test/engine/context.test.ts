@@ -1,10 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type MemoryEngine, PrivacyLevel } from '../../src';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import type { StoreInspection } from '../support/store-inspection';
 import {
 	ask,
 	CHANNEL,
@@ -27,8 +26,8 @@ describe.each(backends)('context on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let store: MemoryStore;
-	beforeEach(() => void ({ engine, store } = under));
+	let inspect: StoreInspection;
+	beforeEach(() => void ({ engine, inspect } = under));
 
 	const tiers = async (request = ask()) => Object.fromEntries((await engine.buildContext(request)).blocks.map((block) => [block.tier, block]));
 
@@ -72,8 +71,7 @@ describe.each(backends)('context on $name', (backend) => {
 
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
-			const entry = (await store.get<ShortTermEntry>(keys[1]!))!;
-			await store.set(keys[1]!, { ...entry, summary: 'Maya is planning a trip to Porto in June.' });
+			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });
 			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\nMaya is planning a trip to Porto in June.');
 			clock.hours(20);
 			expect((await tiers()).summary).toBeDefined();

@@ -4,10 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Keyv from 'keyv';
-import { Keys, MemoryEngine, type MemoryTurn, type TurnMessage } from '../../src';
+import { MemoryEngine, type MemoryTurn, type TurnMessage } from '../../src';
 import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive/Archive';
 import { CRASH_STREAMS, crashTurnParts, HISTORY_TURNS, type StartedTurn } from '../support/crash-stream';
-import { archivedIds, checkStore, decodeRows, type RawRows, readThroughEngine, SnapshotStore, sqliteRows } from '../support/store-check';
+import {
+	archivedIds,
+	checkStore,
+	decodeRows,
+	liveScopeKey,
+	type RawRows,
+	readThroughEngine,
+	SnapshotStore,
+	sqliteRows
+} from '../support/store-inspection';
 import { CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, said, snowflake, THEO, turn } from '../support/turns';
 
 const root = join(__dirname, '..', '..');
@@ -143,7 +152,8 @@ describe('GIVEN a process killed with SIGKILL in the middle of a stream of turns
 				const partial = inFlight.filter((turn) => presence(turn) > 0 && presence(turn) < 1).length;
 				const whole = inFlight.filter((turn) => presence(turn) === 1).length;
 				figures.push(
-					`kill ${round} (${jitterMs} ms after confirmation ${turns}): ${confirmed.length} turns confirmed, all ${promised.length} confirmed so far found; ` +
+					`kill ${round} (${jitterMs} ms after confirmation ${turns}): ${confirmed.length} ` +
+						`turns confirmed, all ${promised.length} confirmed so far found; ` +
 						`${inFlight.length} in flight: ${whole} stored whole, ${partial} in part, ${inFlight.length - whole - partial} not at all`
 				);
 			} finally {
@@ -172,9 +182,7 @@ async function openOn(rows: RawRows) {
 /** The live scope of each persona answering `cut`, with the ids of the messages it must archive. */
 function expectedArchive(cut: MemoryTurn): [string, string[]][] {
 	return cut.responses.map((response) => [
-		cut.serverId === null
-			? Keys.userScope(cut.userId, cut.channelId, response.personaId)
-			: Keys.serverScope(cut.serverId, cut.channelId, response.personaId),
+		liveScopeKey({ userId: cut.userId, serverId: cut.serverId, channelId: cut.channelId, personaId: response.personaId }),
 		[...cut.history.map((message) => message.messageId!), response.messageId!]
 	]);
 }
@@ -272,7 +280,8 @@ describe('GIVEN a turn cut short after each of its writes: every state a SIGKILL
 			expect(problems).toEqual([]);
 			expect(states.length).toBeGreaterThan(3);
 			console.log(
-				`[crash points] ${name}: cut after each of its ${states.length - 1} writes (closing included), every state checked and repaired by the next turn`
+				`[crash points] ${name}: cut after each of its ${states.length - 1} writes ` +
+					`(closing included), every state checked and repaired by the next turn`
 			);
 		}
 	);

@@ -5,20 +5,18 @@
  * and replaces the bad value on the next write (README: Guarantees, "Bad input").
  */
 import { describe, expect, it } from 'vitest';
-import { Keys, PrivacyLevel } from '../../src';
-import type { ShortTermEntry, StoredMessage } from '../../src/engine/schemas';
+import { PrivacyLevel } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import { serverScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, THEO, turn } from '../support/turns';
-
-const LIVE = Keys.serverScope(GUILD, CHANNEL, 'sol');
-const OTHER = Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol');
 
 describe.each(backends)('a damaged store on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
-	const raw = (key: string) => under.store.keyv.get(key) as Promise<unknown>;
-	const damage = (key: string, value: unknown) => under.store.keyv.set(key, value);
+	/** The entry the context reads in #general, and its archive. */
+	const live = () => under.inspect.serverEntry(GUILD, CHANNEL, 'sol');
+	const liveArchive = () => under.inspect.archive(serverScopeKey(GUILD, CHANNEL, 'sol'));
 	const envelope = (d: unknown, v = 1) => ({ v, d });
 	const texts = (context: { text: string }) => context.text;
 
@@ -61,7 +59,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			['a value with no envelope', 'not an envelope {']
 		])('WHEN it holds %s THEN the context still serves the archive, the next turn records, and the entry is replaced', async (_, damaged) => {
 			await converse();
-			const entry = (await under.store.get<ShortTermEntry>(LIVE))!;
+			const entry = (await live().read())!;
 			const value =
 				damaged === 'messages'
 					? envelope({ ...entry, messages: 'x' })
@@ -70,14 +68,14 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 						: damaged === 'v0'
 							? envelope(entry, 0)
 							: damaged;
-			await damage(LIVE, value);
+			await live().damage(value);
 
 			const context = await under.engine.buildContext(ask({ query: 'beagle Biscuit' }));
 			// The recent window is gone with the entry; the archive still answers.
 			expect(context.blocks.map((block) => block.tier)).not.toContain('recent');
 			expect(context.text).toContain('my beagle is called Biscuit');
 			await stillServes();
-			expect(await raw(LIVE)).toMatchObject({
+			expect(await live().raw()).toMatchObject({
 				v: 1,
 				d: { scope: 'server', messages: expect.arrayContaining([expect.objectContaining({ text: 'after the damage: still recorded' })]) }
 			});
@@ -85,9 +83,8 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 		it('WHEN only some of its messages are broken THEN the others are still shown, and the next write drops the broken ones', async () => {
 			await converse();
-			const entry = (await under.store.get<ShortTermEntry>(LIVE))!;
-			await damage(
-				LIVE,
+			const entry = (await live().read())!;
+			await live().damage(
 				envelope({
 					...entry,
 					messages: [entry.messages[0], { id: 7 }, 'junk', null, { ...entry.messages[1], ts: 'noon' }, ...entry.messages.slice(2)]
@@ -98,7 +95,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			expect(recent.text).toContain('my beagle is called Biscuit');
 			expect(recent.text).toContain('we fly to Porto in June');
 			await stillServes();
-			const rewritten = (await raw(LIVE)) as { d: ShortTermEntry };
+			const rewritten = (await live().raw()) as { d: typeof entry };
 			expect(rewritten.d.messages.every((message) => typeof message === 'object' && message !== null && typeof message.ts === 'number')).toBe(
 				true
 			);
@@ -108,7 +105,9 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 	describe('GIVEN an archive that does not parse', () => {
 		it('WHEN a chunk is not a list of messages THEN the context leaves it out, and the next turn records', async () => {
 			await converse();
-			await damage(Keys.archiveChunk(LIVE, 0), envelope({ not: 'a chunk' }));
+			await liveArchive()
+				.chunk(0)
+				.damage(envelope({ not: 'a chunk' }));
 			const context = await under.engine.buildContext(ask({ query: 'beagle Biscuit' }));
 			// From the recent window, not the archive.
 			expect(context.blocks.find((block) => block.tier === 'relevant')).toBeUndefined();
@@ -122,8 +121,10 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 				clock.advance(60_000);
 				await under.engine.recordTurn(turn({ text: `small talk ${index}`, reply: `ok ${index}`, timestamp: clock.current }));
 			}
-			const chunk = (await under.store.get<StoredMessage[]>(Keys.archiveChunk(LIVE, 0)))!;
-			await damage(Keys.archiveChunk(LIVE, 0), envelope(['junk', { id: 'x', text: 5 }, ...chunk, null]));
+			const chunk = (await liveArchive().chunk(0).read())!;
+			await liveArchive()
+				.chunk(0)
+				.damage(envelope(['junk', { id: 'x', text: 5 }, ...chunk, null]));
 			// A second engine on the same store reads the chunk afresh (the first keeps its index in memory).
 			const { MemoryEngine } = await import('../../src');
 			const reader = await MemoryEngine.open({
@@ -142,10 +143,10 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 		it('WHEN its head does not parse THEN the context serves the recent window, and the next turn starts the archive again', async () => {
 			await converse();
-			await damage(Keys.archiveHead(LIVE), envelope({ chunks: 'many' }));
+			await liveArchive().head.damage(envelope({ chunks: 'many' }));
 			expect(texts(await under.engine.buildContext(ask()))).toContain('we fly to Porto in June');
 			await stillServes();
-			expect(await raw(Keys.archiveHead(LIVE))).toMatchObject({ v: 1, d: { chunks: expect.any(Number) } });
+			expect(await liveArchive().head.raw()).toMatchObject({ v: 1, d: { chunks: expect.any(Number) } });
 		});
 	});
 
@@ -153,7 +154,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 		it('WHEN the server directory is damaged THEN other channels are left out until a turn lists them again', async () => {
 			await converse();
 			expect(texts(await under.engine.buildContext(ask()))).toContain('tomatoes');
-			await damage(Keys.serverIndex(GUILD), envelope('garbage'));
+			await under.inspect.serverDirectory(GUILD).damage(envelope('garbage'));
 			expect(texts(await under.engine.buildContext(ask()))).not.toContain('tomatoes');
 			await stillServes();
 			await under.engine.recordTurn(turn({ channelId: OTHER_CHANNEL, text: 'back in the other channel', timestamp: clock.current }));
@@ -162,15 +163,15 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 		it('WHEN one listing of a directory is broken THEN the others still surface', async () => {
 			await converse();
-			const directory = (await under.store.get<Record<string, unknown>>(Keys.serverIndex(GUILD)))!;
-			await damage(Keys.serverIndex(GUILD), envelope({ ...directory, 'shortterm:server:x:y': { key: 5 }, junk: 'x' }));
+			const directory = (await under.inspect.serverDirectory(GUILD).read())!;
+			await under.inspect.serverDirectory(GUILD).damage(envelope({ ...directory, [serverScopeKey('x', 'y')]: { key: 5 }, junk: 'x' }));
 			expect(texts(await under.engine.buildContext(ask()))).toContain('tomatoes');
 			await stillServes();
 		});
 
 		it('WHEN the author index is damaged THEN status, export and erasure still work from the user directory', async () => {
 			await converse();
-			await damage(Keys.authorIndex(MAYA.id), envelope(['not', 'listings']));
+			await under.inspect.authorIndex(MAYA.id).damage(envelope(['not', 'listings']));
 			await stillServes();
 			expect(JSON.stringify(await under.engine.exportUser(MAYA.id))).toContain('my beagle is called Biscuit');
 			await under.engine.clearAll(MAYA.id);
@@ -185,10 +186,11 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			['a string', envelope('MINIMAL')],
 			['from schema version 0', envelope({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: true }, 0)]
 		])(
-			'WHEN a member’s settings are %s THEN they read as FULL without cross-server memory, never visible by accident, until the member chooses again',
+			'WHEN a member’s settings are %s ' +
+				'THEN they read as FULL without cross-server memory, never visible by accident, until the member chooses again',
 			async (_, value) => {
 				await converse();
-				await damage(Keys.userSettings(MAYA.id), value);
+				await under.inspect.userSettings(MAYA.id).damage(value);
 				// A fresh engine: settings are cached for a few seconds.
 				const { MemoryEngine } = await import('../../src');
 				const engine = await MemoryEngine.open({
@@ -201,7 +203,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 					expect((await engine.recordTurn(turn({ text: 'while unreadable' }))).skippedReason).toBe('privacy-full');
 					expect(texts(await engine.buildContext(ask({ userId: THEO.id, query: 'beagle' })))).not.toContain('my beagle is called Biscuit');
 					await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.MINIMAL });
-					expect(await raw(Keys.userSettings(MAYA.id))).toMatchObject({
+					expect(await under.inspect.userSettings(MAYA.id).raw()).toMatchObject({
 						v: 1,
 						d: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false }
 					});
@@ -215,7 +217,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 		it('WHEN a server’s settings do not parse THEN every channel of it reads as private until they are set again', async () => {
 			await converse();
-			await damage(Keys.serverSettings(GUILD), envelope({ privateChannelIds: 'all of them' }));
+			await under.inspect.serverSettings(GUILD).damage(envelope({ privateChannelIds: 'all of them' }));
 			const { MemoryEngine } = await import('../../src');
 			const engine = await MemoryEngine.open({
 				env: {},
@@ -236,7 +238,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 	describe('GIVEN long-term memory that does not parse', () => {
 		it('WHEN the profile is damaged THEN it reads as none, and the next change replaces it', async () => {
 			await under.engine.updateProfile(MAYA.id, { notes: ['likes tea'] });
-			await damage(Keys.profile(MAYA.id), envelope({ notes: 'likes tea' }));
+			await under.inspect.profile(MAYA.id).damage(envelope({ notes: 'likes tea' }));
 			expect(await under.engine.getProfile(MAYA.id)).toBeNull();
 			expect((await under.engine.buildContext(ask())).blocks.map((block) => block.tier)).not.toContain('profile');
 			await under.engine.updateProfile(MAYA.id, { notes: ['likes coffee'] });
@@ -245,8 +247,8 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 
 		it('WHEN one topic is damaged THEN the others are still listed and kept', async () => {
 			await under.engine.saveTopic(MAYA.id, 'Garden', 'tomatoes');
-			const topics = (await under.store.get<Record<string, unknown>>(Keys.topics(MAYA.id)))!;
-			await damage(Keys.topics(MAYA.id), envelope({ ...topics, broken: { title: 5 } }));
+			const topics = (await under.inspect.topics(MAYA.id).read())!;
+			await under.inspect.topics(MAYA.id).damage(envelope({ ...topics, broken: { title: 5 } }));
 			expect((await under.engine.listTopics(MAYA.id)).map((topic) => topic.slug)).toEqual(['garden']);
 			await under.engine.saveTopic(MAYA.id, 'Trip', 'Porto');
 			expect((await under.engine.listTopics(MAYA.id)).map((topic) => topic.slug).sort()).toEqual(['garden', 'trip']);
@@ -256,9 +258,9 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 	describe('GIVEN maintenance records that do not parse', () => {
 		it('WHEN registries, the sweep lease and tombstones are garbage THEN a sweep still runs and nothing is lost', async () => {
 			await converse();
-			await damage(Keys.registry('servers', 0), envelope('garbage'));
-			await damage(Keys.sweepLease(), envelope(['nobody']));
-			await damage(Keys.archiveTombstones(LIVE), envelope('none'));
+			await under.inspect.registryBucket('servers', 0).damage(envelope('garbage'));
+			await under.inspect.sweepLease().damage(envelope(['nobody']));
+			await liveArchive().tombstones.damage(envelope('none'));
 			await expect(under.engine.sweep()).resolves.toMatchObject({ entriesDeleted: 0 });
 			await stillServes();
 			expect(texts(await under.engine.buildContext(ask({ query: 'beagle' })))).toContain('Biscuit');
@@ -266,9 +268,9 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 	});
 
 	it('GIVEN a history carrying a message of another member THEN a damaged settings record of that member keeps their words out', async () => {
-		await damage(Keys.userSettings(THEO.id), envelope(null));
+		await under.inspect.userSettings(THEO.id).damage(envelope(null));
 		await under.engine.recordTurn(turn({ history: [said(THEO, 'theo: a secret'), said(MAYA, 'maya speaks')] }));
-		const stored = (await under.store.get<ShortTermEntry>(LIVE))!.messages.map((message) => message.text);
+		const stored = (await live().read())!.messages.map((message) => message.text);
 		expect(stored).not.toContain('theo: a secret');
 		expect(stored).toContain('maya speaks');
 	});

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DigestLine, foldIntoDigest, Keys, type MemoryEngine, PrivacyLevel, type StoredMessage } from '../../src';
+import { type DigestLine, foldIntoDigest, type MemoryEngine, PrivacyLevel, type StoredMessage } from '../../src';
 import { classify } from '../../src/engine/summaries/digest/classify';
 import { renderDigest } from '../../src/engine/summaries/digest/renderDigest';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import { serverScopeKey, type StoreInspection, userScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, NOVA, said, THEO, turn } from '../support/turns';
 
 const MINUTE = 60_000;
@@ -329,26 +328,30 @@ describe('foldIntoDigest', () => {
 			);
 		});
 
-		it('THEN the same input gives the same digest, whatever order the messages of a fold come in, and folding a batch again changes nothing', () => {
-			fc.assert(
-				fc.property(arb, (input) => {
-					expect(slide(input).digest).toEqual(slide(structuredClone(input)).digest);
-					for (const { before, batch, following, after } of slide(input).steps) {
-						expect(foldIntoDigest(before, [...batch].reverse(), input.maxChars, [...following].reverse())).toEqual(after);
-						expect(foldIntoDigest(after, batch, input.maxChars, following)).toEqual(after);
-					}
-				}),
-				{ numRuns: 300 }
-			);
-		});
+		it(
+			'THEN the same input gives the same digest, ' +
+				'whatever order the messages of a fold come in, and folding a batch again changes nothing',
+			() => {
+				fc.assert(
+					fc.property(arb, (input) => {
+						expect(slide(input).digest).toEqual(slide(structuredClone(input)).digest);
+						for (const { before, batch, following, after } of slide(input).steps) {
+							expect(foldIntoDigest(before, [...batch].reverse(), input.maxChars, [...following].reverse())).toEqual(after);
+							expect(foldIntoDigest(after, batch, input.maxChars, following)).toEqual(after);
+						}
+					}),
+					{ numRuns: 300 }
+				);
+			}
+		);
 	});
 });
 
 describe.each(backends)('digests on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
-	const serverKey = Keys.serverScope(GUILD, CHANNEL, 'sol');
-	const stored = (store: MemoryStore, key = serverKey) => store.get<ShortTermEntry>(key);
+	const serverKey = serverScopeKey(GUILD, CHANNEL, 'sol');
+	const stored = (inspect: StoreInspection, key = serverKey) => inspect.entry(key).read();
 
 	const SMALL_TALK = ['lol', 'that sounds fun', 'ok', 'haha yes', 'hmm not sure yet', 'nice', 'my legs are sore', '👍', 'thanks!', 'fair enough'];
 	const REPLIES = ['Haha, fair.', 'Sounds good!', 'Got it.', 'That does sound fun.', 'Fair enough!'];
@@ -385,7 +388,7 @@ describe.each(backends)('digests on $name', (backend) => {
 		expect(context.tokens).toBeLessThanOrEqual(1500);
 
 		// Every message that left the crude window is cited once.
-		const entry = (await stored(under.store))!;
+		const entry = (await stored(under.inspect))!;
 		const cited = ids(entry.digest!);
 		expect(cited).toHaveLength(60 - 10);
 		expect(new Set(cited).size).toBe(cited.length);
@@ -400,18 +403,18 @@ describe.each(backends)('digests on $name', (backend) => {
 		);
 		const summary = (await under.engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
 		expect(summary.text).toBe('Summary of this conversation:\nMaya is planning the launch party.');
-		expect((await stored(under.store))!.digest!.length).toBeGreaterThan(0);
+		expect((await stored(under.inspect))!.digest!.length).toBeGreaterThan(0);
 	});
 
 	it('GIVEN a member who goes FULL THEN nothing they wrote enters a digest or shows from one, before or after', async () => {
-		const { engine, store } = under;
+		const { engine, inspect } = under;
 		// Nova's words leave the window and are folded while she is MINIMAL…
 		await engine.recordTurn(turn({ history: [said(NOVA, 'nova zebra plan: Friday at 5pm', clock.current)], timestamp: clock.current }));
 		for (let index = 0; index < 6; index++) {
 			clock.advance(MINUTE);
 			await engine.recordTurn(turn({ text: `maya counts ${index}`, timestamp: clock.current }));
 		}
-		expect(JSON.stringify((await stored(store))!.digest)).toContain('nova zebra');
+		expect(JSON.stringify((await stored(inspect))!.digest)).toContain('nova zebra');
 		// …then she speaks again and goes FULL before that leaves the window.
 		clock.advance(MINUTE);
 		await engine.recordTurn(turn({ history: [said(NOVA, 'nova quagga note on Monday', clock.current)], timestamp: clock.current }));
@@ -427,7 +430,7 @@ describe.each(backends)('digests on $name', (backend) => {
 			clock.advance(MINUTE);
 			await engine.recordTurn(turn({ text: `maya counts more ${index}`, timestamp: clock.current }));
 		}
-		const digests = JSON.stringify([(await stored(store))!.digest, (await stored(store, Keys.userScope(MAYA.id, CHANNEL, 'sol')))!.digest]);
+		const digests = JSON.stringify([(await stored(inspect))!.digest, (await stored(inspect, userScopeKey(MAYA.id, CHANNEL, 'sol')))!.digest]);
 		expect(digests).not.toContain('quagga');
 		expect(digests).not.toContain('okapi');
 		expect(digests).toContain('maya counts 0');
@@ -437,7 +440,7 @@ describe.each(backends)('digests on $name', (backend) => {
 	});
 
 	it('GIVEN a member’s clearAll THEN no digest line cites them, and the other members’ lines stay', async () => {
-		const { engine, store } = under;
+		const { engine, inspect } = under;
 		const theirs = turn({
 			who: THEO,
 			history: [
@@ -448,30 +451,30 @@ describe.each(backends)('digests on $name', (backend) => {
 		});
 		await engine.recordTurn(theirs);
 		await thirtyTurns(engine, THEO);
-		const before = (await stored(store))!.digest!;
+		const before = (await stored(inspect))!.digest!;
 		expect(before.some((line) => line.authorIds!.includes(MAYA.id))).toBe(true);
 		await engine.clearAll(MAYA.id);
-		const after = (await stored(store))!.digest!;
+		const after = (await stored(inspect))!.digest!;
 		expect(after.some((line) => line.authorIds!.includes(MAYA.id) || line.sourceIds.includes(theirs.history[0]!.messageId!))).toBe(false);
 		expect(JSON.stringify(after)).not.toContain('zanzibarine');
 		expect(JSON.stringify(after)).toContain('theo agrees to pay $50');
 	});
 
 	it('GIVEN a member’s clearShortTerm THEN the digest lines citing them go too', async () => {
-		const { engine, store } = under;
+		const { engine, inspect } = under;
 		await engine.recordTurn(
 			turn({ who: THEO, history: [said(MAYA, 'maya plumtastic idea for Sunday', clock.current)], timestamp: clock.current })
 		);
 		await thirtyTurns(engine, THEO);
-		expect(JSON.stringify((await stored(store))!.digest)).toContain('plumtastic');
+		expect(JSON.stringify((await stored(inspect))!.digest)).toContain('plumtastic');
 		await engine.clearShortTerm(MAYA.id);
-		const digest = (await stored(store))!.digest!;
+		const digest = (await stored(inspect))!.digest!;
 		expect(JSON.stringify(digest)).not.toContain('plumtastic');
 		expect(digest.some((line) => line.authorIds!.includes(MAYA.id))).toBe(false);
 	});
 
 	it('GIVEN turns recorded again THEN the digest gains nothing', async () => {
-		const { engine, store } = under;
+		const { engine, inspect } = under;
 		const turns = [];
 		for (let index = 0; index < 12; index++) {
 			clock.advance(MINUTE);
@@ -479,9 +482,9 @@ describe.each(backends)('digests on $name', (backend) => {
 			turns.push(recorded);
 			await engine.recordTurn(recorded);
 		}
-		const before = (await stored(store))!.digest;
+		const before = (await stored(inspect))!.digest;
 		for (const recorded of turns) await engine.recordTurn(recorded);
-		expect((await stored(store))!.digest).toEqual(before);
+		expect((await stored(inspect))!.digest).toEqual(before);
 		expect(ids(before)).toHaveLength(24 - 10);
 	});
 });

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Keys, MemoryEngine } from '../../src';
-import type { AuthorListings } from '../../src/engine/schemas';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { MemoryEngine } from '../../src';
 import { sqlitePath } from '../../src/engine/store/backends';
-import type { ShortTermEntry, TurnMessage } from '../../src/engine/schemas';
+import type { TurnMessage } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
-import { rawRows, rowsHolding } from '../support/raw';
+import { serverScopeKey, type StoreInspection } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, snowflake, THEO, THIRD_CHANNEL, turn } from '../support/turns';
 
 const MINUTE = 60_000;
@@ -21,13 +19,13 @@ describe.each(backends)('clearAll on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let store: MemoryStore;
+	let inspect: StoreInspection;
 	/** Maya's messages as the bot's history carried them, to replay after the erasure. */
 	let mayaSaid: TurnMessage[];
 	const dm = snowflake();
 
 	beforeEach(async () => {
-		({ engine, store } = under);
+		({ engine, inspect } = under);
 
 		// #general: Maya and Theo talk, Maya's words also reach the channel through Theo's turns.
 		const first = said(MAYA, 'maya mentions the zanzibarine secret', clock.current);
@@ -67,16 +65,11 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' }, notes: ['loves zanzibarine tea'] });
 		await engine.saveTopic(MAYA.id, 'Plumtastic plans', 'a trip in June');
 		await engine.saveTopic(MAYA.id, 'Garden', 'fennelwise beds');
-		await summarise(Keys.serverScope(GUILD, CHANNEL, 'sol'), 'Maya shared a secret; Theo bakes.');
-		await summarise(Keys.serverScope(GUILD, THIRD_CHANNEL, 'sol'), 'Theo thinks about marzipanic things.');
+		await inspect.serverEntry(GUILD, CHANNEL, 'sol').patch({ summary: 'Maya shared a secret; Theo bakes.' });
+		await inspect.serverEntry(GUILD, THIRD_CHANNEL, 'sol').patch({ summary: 'Theo thinks about marzipanic things.' });
 	});
 
-	async function summarise(key: string, summary: string) {
-		const entry = (await store.get<ShortTermEntry>(key))!;
-		await store.set(key, { ...entry, summary });
-	}
-
-	const holding = (word: string) => rowsHolding(under, word);
+	const holding = (word: string) => inspect.rowsHolding(word);
 
 	describe('GIVEN a member who talked in two channels, a DM and through other members’ turns, with a profile and topics', () => {
 		it('THEN before the erasure her words are in the store, so the checks below are not vacuous', async () => {
@@ -89,7 +82,7 @@ describe.each(backends)('clearAll on $name', (backend) => {
 			for (const word of MAYA_WORDS) expect(await holding(word), word).toEqual([]);
 			for (const word of THEO_WORDS) expect(await holding(word), word).not.toEqual([]);
 			// Nothing names her as an author either.
-			expect((await rawRows(under)).filter((row) => row.includes(`"authorId":"${MAYA.id}"`))).toEqual([]);
+			expect((await inspect.rows()).filter((row) => row.includes(`"authorId":"${MAYA.id}"`))).toEqual([]);
 		});
 
 		it('WHEN she clears all THEN the result counts what went', async () => {
@@ -107,97 +100,121 @@ describe.each(backends)('clearAll on $name', (backend) => {
 			});
 		});
 
-		it('WHEN she clears all THEN the summary of the entry that held her messages is dropped, and Theo’s other channel keeps its summary', async () => {
-			await engine.clearAll(MAYA.id);
-			const general = (await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!;
-			expect(general).toMatchObject({ summary: null, categories: null });
-			expect(general.messages.some((message) => message.text.includes('theo filler 39'))).toBe(true);
-			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, THIRD_CHANNEL, 'sol')))!.summary).toBe(
-				'Theo thinks about marzipanic things.'
-			);
-		});
+		it(
+			[
+				'WHEN she clears all',
+				'THEN the summary of the entry that held her messages is dropped, and Theo’s other channel keeps its summary'
+			].join(' '),
+			async () => {
+				await engine.clearAll(MAYA.id);
+				const general = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!;
+				expect(general).toMatchObject({ summary: null, categories: null });
+				expect(general.messages.some((message) => message.text.includes('theo filler 39'))).toBe(true);
+				expect((await inspect.serverEntry(GUILD, THIRD_CHANNEL, 'sol').read())!.summary).toBe('Theo thinks about marzipanic things.');
+			}
+		);
 
 		it('WHEN she clears all THEN her export, status, profile and topics are empty, and Theo’s export is whole', async () => {
 			await engine.clearAll(MAYA.id);
 			expect(await engine.exportUser(MAYA.id)).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
 			expect(await engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0, archivedMessages: 0, hasProfile: false, topics: 0 });
-			expect(await store.get<AuthorListings>(Keys.authorIndex(MAYA.id))).toBeUndefined();
+			expect(await inspect.authorIndex(MAYA.id).read()).toBeUndefined();
 			const theo = JSON.stringify(await engine.exportUser(THEO.id));
 			for (const word of THEO_WORDS) expect(theo).toContain(word);
 		});
 
-		it('WHEN she clears all THEN the relevant tier no longer finds her words, in this process and in another one that had the archive cached', async () => {
-			const other = await MemoryEngine.open({ env: {}, now: clock.now, config: { storeUrl: under.storeUrl, storeNamespace: under.namespace } });
-			try {
-				const query = ask({ userId: THEO.id, query: 'zanzibarine secret plumtastic note quokkaberry' });
-				// Both processes load and cache #general's archive index.
-				for (const memory of [engine, other]) expect((await memory.buildContext(query)).text).toContain('plumtastic');
-				await engine.clearAll(MAYA.id);
-				for (const memory of [engine, other]) {
-					const { text } = await memory.buildContext(query);
-					expect(text).not.toMatch(/zanzibarine|plumtastic/);
-					expect(text).toContain('quokkaberry');
+		it(
+			'WHEN she clears all THEN the relevant tier no longer finds her words, ' +
+				'in this process and in another one that had the archive cached',
+			async () => {
+				const other = await MemoryEngine.open({
+					env: {},
+					now: clock.now,
+					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace }
+				});
+				try {
+					const query = ask({ userId: THEO.id, query: 'zanzibarine secret plumtastic note quokkaberry' });
+					// Both processes load and cache #general's archive index.
+					for (const memory of [engine, other]) expect((await memory.buildContext(query)).text).toContain('plumtastic');
+					await engine.clearAll(MAYA.id);
+					for (const memory of [engine, other]) {
+						const { text } = await memory.buildContext(query);
+						expect(text).not.toMatch(/zanzibarine|plumtastic/);
+						expect(text).toContain('quokkaberry');
+					}
+				} finally {
+					await other.close();
 				}
-			} finally {
-				await other.close();
 			}
-		});
+		);
 
-		it('WHEN a later turn’s history repeats her old messages THEN they are not stored again, by anyone’s turn, while her new words are', async () => {
-			await engine.clearAll(MAYA.id);
-			clock.advance(MINUTE);
-			await engine.recordTurn(
-				turn({ who: THEO, history: [...mayaSaid.slice(0, 2), said(THEO, 'theo is back', clock.current)], timestamp: clock.current })
-			);
-			clock.advance(MINUTE);
-			await engine.recordTurn(
-				turn({ history: [...mayaSaid.slice(0, 3), said(MAYA, 'maya starts afresh', clock.current)], timestamp: clock.current })
-			);
-			await engine.recordTurn(
-				turn({
-					serverId: null,
-					channelId: dm,
-					history: [mayaSaid[3]!, said(MAYA, 'maya new DM line', clock.current)],
-					timestamp: clock.current
-				})
-			);
-			for (const word of MAYA_WORDS) expect(await holding(word), word).toEqual([]);
-			expect(await holding('theo is back')).not.toEqual([]);
-			expect(await holding('maya starts afresh')).not.toEqual([]);
-			expect(await holding('maya new DM line')).not.toEqual([]);
-			// Her new words are indexed again, so a second erasure finds them.
-			expect(Object.keys((await store.get<AuthorListings>(Keys.authorIndex(MAYA.id)))!)).toContain(Keys.serverScope(GUILD, CHANNEL, 'sol'));
-			await engine.clearAll(MAYA.id);
-			expect(await holding('maya starts afresh')).toEqual([]);
-			expect(await holding('maya new DM line')).toEqual([]);
-		});
-
-		it('WHEN turns with her words are still being captured as she clears all THEN the erasure waits for them and nothing of them is left', async () => {
-			// New channels and a new DM: no index lists them until their capture is done.
-			const captures = [snowflake(), snowflake()].map((channelId) =>
-				engine.recordTurn(
-					turn({
-						who: THEO,
-						channelId,
-						history: [said(MAYA, 'maya racing with a zanzibarine twin', clock.current)],
-						timestamp: clock.current
-					})
-				)
-			);
-			captures.push(
-				engine.recordTurn(
+		it(
+			[
+				'WHEN a later turn’s history repeats her old messages',
+				'THEN they are not stored again, by anyone’s turn, while her new words are'
+			].join(' '),
+			async () => {
+				await engine.clearAll(MAYA.id);
+				clock.advance(MINUTE);
+				await engine.recordTurn(
+					turn({ who: THEO, history: [...mayaSaid.slice(0, 2), said(THEO, 'theo is back', clock.current)], timestamp: clock.current })
+				);
+				clock.advance(MINUTE);
+				await engine.recordTurn(
+					turn({ history: [...mayaSaid.slice(0, 3), said(MAYA, 'maya starts afresh', clock.current)], timestamp: clock.current })
+				);
+				await engine.recordTurn(
 					turn({
 						serverId: null,
-						channelId: snowflake(),
-						history: [said(MAYA, 'a zanzibarine DM race', clock.current)],
+						channelId: dm,
+						history: [mayaSaid[3]!, said(MAYA, 'maya new DM line', clock.current)],
 						timestamp: clock.current
 					})
-				)
-			);
-			const erased = engine.clearAll(MAYA.id);
-			await Promise.all([...captures, erased]);
-			expect(await holding('zanzibarine')).toEqual([]);
-		});
+				);
+				for (const word of MAYA_WORDS) expect(await holding(word), word).toEqual([]);
+				expect(await holding('theo is back')).not.toEqual([]);
+				expect(await holding('maya starts afresh')).not.toEqual([]);
+				expect(await holding('maya new DM line')).not.toEqual([]);
+				// Her new words are indexed again, so a second erasure finds them.
+				expect(Object.keys((await inspect.authorIndex(MAYA.id).read())!)).toContain(serverScopeKey(GUILD, CHANNEL, 'sol'));
+				await engine.clearAll(MAYA.id);
+				expect(await holding('maya starts afresh')).toEqual([]);
+				expect(await holding('maya new DM line')).toEqual([]);
+			}
+		);
+
+		it(
+			[
+				'WHEN turns with her words are still being captured as she clears all',
+				'THEN the erasure waits for them and nothing of them is left'
+			].join(' '),
+			async () => {
+				// New channels and a new DM: no index lists them until their capture is done.
+				const captures = [snowflake(), snowflake()].map((channelId) =>
+					engine.recordTurn(
+						turn({
+							who: THEO,
+							channelId,
+							history: [said(MAYA, 'maya racing with a zanzibarine twin', clock.current)],
+							timestamp: clock.current
+						})
+					)
+				);
+				captures.push(
+					engine.recordTurn(
+						turn({
+							serverId: null,
+							channelId: snowflake(),
+							history: [said(MAYA, 'a zanzibarine DM race', clock.current)],
+							timestamp: clock.current
+						})
+					)
+				);
+				const erased = engine.clearAll(MAYA.id);
+				await Promise.all([...captures, erased]);
+				expect(await holding('zanzibarine')).toEqual([]);
+			}
+		);
 
 		it('WHEN another member clears all THEN her data is untouched', async () => {
 			await engine.clearAll(THEO.id);
@@ -219,7 +236,7 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		it('GIVEN the SQLite file THEN after the erasure not one byte of her text is left in it, free pages included', async () => {
 			await engine.clearAll(MAYA.id);
 			await engine.close();
-			await store.close();
+			await inspect.close();
 			const file = readFileSync(sqlitePath(under.storeUrl));
 			for (const word of MAYA_WORDS) expect(file.includes(word), word).toBe(false);
 			expect(file.includes('quokkaberry')).toBe(true);

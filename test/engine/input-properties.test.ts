@@ -158,7 +158,8 @@ describe('GIVEN any input the schemas accept, on SQLite', () => {
 	afterAll(() => dispose?.());
 
 	it(
-		'THEN recordTurn never throws: a valid turn is written or skipped with a reason (and a context right after it in its place builds), any other is refused with INVALID_INPUT',
+		'THEN recordTurn never throws: a valid turn is written or skipped with a reason (and a ' +
+			'context right after it in its place builds), any other is refused with INVALID_INPUT',
 		async () => {
 			await fc.assert(
 				fc.asyncProperty(turnArb, async (turn) => {

@@ -1,12 +1,12 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BudgetPolicy, Keys, type MemoryEngine, PrivacyLevel } from '../../src';
+import { BudgetPolicy, type MemoryEngine, PrivacyLevel } from '../../src';
 import { LongTermLimits } from '../../src/engine/account/longTerm';
 import { topicSlug } from '../../src/engine/account/topics';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
 import type { UserProfile } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import type { StoreInspection } from '../support/store-inspection';
 import { ask, MAYA, NOVA, THEO, turn } from '../support/turns';
 
 const MINUTE = 60_000;
@@ -26,8 +26,8 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let store: MemoryStore;
-	beforeEach(() => void ({ engine, store } = under));
+	let inspect: StoreInspection;
+	beforeEach(() => void ({ engine, inspect } = under));
 
 	describe('GIVEN a MINIMAL member', () => {
 		it('THEN there is no profile until one is written', async () => {
@@ -53,7 +53,7 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 				updatedAt: clock.current
 			});
 			expect(await engine.getProfile(MAYA.id)).toEqual(profile);
-			expect(await store.get<UserProfile>(Keys.profile(MAYA.id))).toEqual(profile);
+			expect(await inspect.profile(MAYA.id).read()).toEqual(profile);
 		});
 
 		it.each([
@@ -85,31 +85,37 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			expect((await engine.getProfile(MAYA.id))!.notes).toHaveLength(50);
 		});
 
-		it('THEN topics are saved under the slug of their title, listed newest first, read by slug or title, and replaced by the same title', async () => {
-			expect(await engine.saveTopic(MAYA.id, 'Trip to Porto', 'Flights booked for June 3.')).toEqual({
-				slug: 'trip-to-porto',
-				title: 'Trip to Porto',
-				note: 'Flights booked for June 3.',
-				updatedAt: clock.current
-			});
-			clock.advance(MINUTE);
-			await engine.saveTopic(MAYA.id, { title: 'Garden', note: 'tomatoes by the fence' });
-			expect(await engine.listTopics(MAYA.id)).toEqual([
-				{ slug: 'garden', title: 'Garden', updatedAt: clock.current },
-				{ slug: 'trip-to-porto', title: 'Trip to Porto', updatedAt: clock.current - MINUTE }
-			]);
-			clock.advance(MINUTE);
-			await engine.saveTopic(MAYA.id, 'trip to PORTO', 'Flights moved to June 4.');
-			expect(await engine.getTopic(MAYA.id, 'trip-to-porto')).toEqual({
-				slug: 'trip-to-porto',
-				title: 'trip to PORTO',
-				note: 'Flights moved to June 4.',
-				updatedAt: clock.current
-			});
-			expect(await engine.getTopic(MAYA.id, 'Trip to Porto')).toMatchObject({ note: 'Flights moved to June 4.' });
-			expect((await engine.listTopics(MAYA.id)).map((topic) => topic.slug)).toEqual(['trip-to-porto', 'garden']);
-			expect(await engine.getTopic(MAYA.id, 'nothing-here')).toBeNull();
-		});
+		it(
+			[
+				'THEN topics are saved under the slug of their title, listed newest first,',
+				'read by slug or title, and replaced by the same title'
+			].join(' '),
+			async () => {
+				expect(await engine.saveTopic(MAYA.id, 'Trip to Porto', 'Flights booked for June 3.')).toEqual({
+					slug: 'trip-to-porto',
+					title: 'Trip to Porto',
+					note: 'Flights booked for June 3.',
+					updatedAt: clock.current
+				});
+				clock.advance(MINUTE);
+				await engine.saveTopic(MAYA.id, { title: 'Garden', note: 'tomatoes by the fence' });
+				expect(await engine.listTopics(MAYA.id)).toEqual([
+					{ slug: 'garden', title: 'Garden', updatedAt: clock.current },
+					{ slug: 'trip-to-porto', title: 'Trip to Porto', updatedAt: clock.current - MINUTE }
+				]);
+				clock.advance(MINUTE);
+				await engine.saveTopic(MAYA.id, 'trip to PORTO', 'Flights moved to June 4.');
+				expect(await engine.getTopic(MAYA.id, 'trip-to-porto')).toEqual({
+					slug: 'trip-to-porto',
+					title: 'trip to PORTO',
+					note: 'Flights moved to June 4.',
+					updatedAt: clock.current
+				});
+				expect(await engine.getTopic(MAYA.id, 'Trip to Porto')).toMatchObject({ note: 'Flights moved to June 4.' });
+				expect((await engine.listTopics(MAYA.id)).map((topic) => topic.slug)).toEqual(['trip-to-porto', 'garden']);
+				expect(await engine.getTopic(MAYA.id, 'nothing-here')).toBeNull();
+			}
+		);
 
 		it('THEN forgetTopic deletes one topic and says whether there was one; another member’s topics are out of reach', async () => {
 			await engine.saveTopic(MAYA.id, 'Garden', 'tomatoes');
@@ -117,7 +123,7 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			expect(await engine.forgetTopic(MAYA.id, 'garden')).toBe(true);
 			expect(await engine.forgetTopic(MAYA.id, 'garden')).toBe(false);
 			expect(await engine.listTopics(MAYA.id)).toEqual([]);
-			expect(await store.get(Keys.topics(MAYA.id))).toBeUndefined();
+			expect(await inspect.topics(MAYA.id).read()).toBeUndefined();
 			expect(await engine.getTopic(THEO.id, 'garden')).toMatchObject({ note: 'his roses' });
 		});
 
@@ -151,36 +157,41 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			};
 			await expect(engine.updateProfile(MAYA.id, { notes: ['a note'] })).rejects.toMatchObject(refused);
 			await expect(engine.saveTopic(MAYA.id, 'Garden', 'tomatoes')).rejects.toMatchObject(refused);
-			expect(await store.get(Keys.profile(MAYA.id))).toBeUndefined();
-			expect(await store.get(Keys.topics(MAYA.id))).toBeUndefined();
+			expect(await inspect.profile(MAYA.id).read()).toBeUndefined();
+			expect(await inspect.topics(MAYA.id).read()).toBeUndefined();
 			expect(await engine.getProfile(MAYA.id)).toBeNull();
 			expect(await engine.listTopics(MAYA.id)).toEqual([]);
 		});
 
-		it('WHEN a MINIMAL member switches to it THEN their profile and topics are deleted, and switching back does not bring them back', async () => {
-			await engine.updateProfile(MAYA.id, { notes: ['remember me'] });
-			await engine.saveTopic(MAYA.id, 'Garden', 'tomatoes');
-			await engine.updateProfile(THEO.id, { notes: ['theo stays'] });
-			await engine.setUserSettings(MAYA.id, { privacyLevel: level });
-			expect(await store.get(Keys.profile(MAYA.id))).toBeUndefined();
-			expect(await store.get(Keys.topics(MAYA.id))).toBeUndefined();
-			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.MINIMAL });
-			expect(await engine.getProfile(MAYA.id)).toBeNull();
-			expect(await engine.listTopics(MAYA.id)).toEqual([]);
-			expect((await engine.getProfile(THEO.id))!.notes).toEqual(['theo stays']);
-		});
+		it(
+			['WHEN a MINIMAL member switches to it THEN their profile and', 'topics are deleted, and switching back does not bring them back'].join(
+				' '
+			),
+			async () => {
+				await engine.updateProfile(MAYA.id, { notes: ['remember me'] });
+				await engine.saveTopic(MAYA.id, 'Garden', 'tomatoes');
+				await engine.updateProfile(THEO.id, { notes: ['theo stays'] });
+				await engine.setUserSettings(MAYA.id, { privacyLevel: level });
+				expect(await inspect.profile(MAYA.id).read()).toBeUndefined();
+				expect(await inspect.topics(MAYA.id).read()).toBeUndefined();
+				await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.MINIMAL });
+				expect(await engine.getProfile(MAYA.id)).toBeNull();
+				expect(await engine.listTopics(MAYA.id)).toEqual([]);
+				expect((await engine.getProfile(THEO.id))!.notes).toEqual(['theo stays']);
+			}
+		);
 
 		it('THEN no profile tier is built, even from a profile stored before', async () => {
 			await engine.recordTurn(turn({ text: 'about the garden' }));
 			await engine.setUserSettings(MAYA.id, { privacyLevel: level });
 			// Long-term memory left in the store (say, by another process before it saw the switch) must never surface.
-			await store.set(Keys.profile(MAYA.id), {
+			await inspect.profile(MAYA.id).write({
 				preferences: { secret: 'left over' },
 				notes: [],
 				tags: [],
 				updatedAt: clock.current
 			} satisfies UserProfile);
-			await store.set(Keys.topics(MAYA.id), { garden: { title: 'Garden', note: 'left over tomatoes', updatedAt: clock.current } });
+			await inspect.topics(MAYA.id).write({ garden: { title: 'Garden', note: 'left over tomatoes', updatedAt: clock.current } });
 			const context = await engine.buildContext(ask({ query: 'garden' }));
 			expect(context.blocks.map((block) => block.tier)).not.toContain('profile');
 			expect(context.text).not.toContain('left over');
@@ -199,24 +210,28 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			await engine.saveTopic(MAYA.id, 'Porto trip', 'Flights booked for June 3.');
 		});
 
-		it('WHEN a MINIMAL member asks THEN the profile block comes first, with preferences, notes, tags and the topics the query shares a stemmed term with', async () => {
-			await engine.recordTurn(turn({ text: 'hello again', timestamp: clock.current }));
-			const context = await engine.buildContext(ask({ query: 'what about my adopting plans?' }));
-			expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'recent']);
-			const profile = context.blocks[0]!;
-			expect(profile.text).toBe(
-				[
-					'What this user asked you to remember about them:',
-					'pronouns: she/her',
-					'- prefers short answers',
-					'Tags: sailing, jazz',
-					'Their notes on topics that came up:',
-					'- Dog: We adopted a beagle called Biscuit in May.'
-				].join('\n')
-			);
-			expect(profile.sourceIds).toEqual(['topic:dog']);
-			expect(profile.tokens).toBeGreaterThanOrEqual(countTokens(profile.text));
-		});
+		it(
+			'WHEN a MINIMAL member asks THEN the profile block comes first, with preferences, ' +
+				'notes, tags and the topics the query shares a stemmed term with',
+			async () => {
+				await engine.recordTurn(turn({ text: 'hello again', timestamp: clock.current }));
+				const context = await engine.buildContext(ask({ query: 'what about my adopting plans?' }));
+				expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'recent']);
+				const profile = context.blocks[0]!;
+				expect(profile.text).toBe(
+					[
+						'What this user asked you to remember about them:',
+						'pronouns: she/her',
+						'- prefers short answers',
+						'Tags: sailing, jazz',
+						'Their notes on topics that came up:',
+						'- Dog: We adopted a beagle called Biscuit in May.'
+					].join('\n')
+				);
+				expect(profile.sourceIds).toEqual(['topic:dog']);
+				expect(profile.tokens).toBeGreaterThanOrEqual(countTokens(profile.text));
+			}
+		);
 
 		it('WHEN no topic matches THEN the profile alone is shown, with no source ids', async () => {
 			const context = await engine.buildContext(ask({ query: 'the weather' }));
@@ -230,35 +245,39 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			expect(JSON.stringify(await engine.buildContext(ask({ userId: NOVA.id, query: 'sailing' })))).not.toContain('she/her');
 		});
 
-		it('WHEN the profile is large THEN the block stays within its share, the total within the budget, and the relevant tier keeps what is left', async () => {
-			await engine.updateProfile(MAYA.id, {
-				preferences: Object.fromEntries(
-					Array.from({ length: 45 }, (_, index) => [`preference ${index}`, `value ${index} `.repeat(18).trim()])
-				),
-				notes: Array.from({ length: 45 }, (_, index) => `note ${index} `.repeat(40).trim())
-			});
-			await engine.saveTopic(MAYA.id, 'Beagle diary', 'Biscuit the beagle '.repeat(100).trim());
-			await engine.recordTurn(turn({ text: 'my sister Lena marries in Porto, with the beagle as ring bearer', timestamp: clock.current }));
-			for (let index = 0; index < 20; index++) {
-				clock.advance(MINUTE);
-				await engine.recordTurn(turn({ text: `small talk ${index}`, reply: `ok ${index}`, timestamp: clock.current }));
-			}
-			for (const tokenBudget of [0, 30, 60, 120, 400, 1500, 5000]) {
-				const context = await engine.buildContext(ask({ query: 'beagle Porto wedding', tokenBudget }));
-				expect(context.tokens, `budget ${tokenBudget}`).toBeLessThanOrEqual(tokenBudget);
-				expect(countTokens(context.text)).toBeLessThanOrEqual(context.tokens);
-				const profile = context.blocks.find((block) => block.tier === 'profile');
-				if (profile) {
-					expect(profile.tokens).toBeLessThanOrEqual(Math.floor(tokenBudget * BudgetPolicy.profileShare));
-					expect(profile.tokens).toBeGreaterThanOrEqual(countTokens(profile.text));
-					expect(context.blocks[0]).toBe(profile);
+		it(
+			'WHEN the profile is large ' +
+				'THEN the block stays within its share, the total within the budget, and the relevant tier keeps what is left',
+			async () => {
+				await engine.updateProfile(MAYA.id, {
+					preferences: Object.fromEntries(
+						Array.from({ length: 45 }, (_, index) => [`preference ${index}`, `value ${index} `.repeat(18).trim()])
+					),
+					notes: Array.from({ length: 45 }, (_, index) => `note ${index} `.repeat(40).trim())
+				});
+				await engine.saveTopic(MAYA.id, 'Beagle diary', 'Biscuit the beagle '.repeat(100).trim());
+				await engine.recordTurn(turn({ text: 'my sister Lena marries in Porto, with the beagle as ring bearer', timestamp: clock.current }));
+				for (let index = 0; index < 20; index++) {
+					clock.advance(MINUTE);
+					await engine.recordTurn(turn({ text: `small talk ${index}`, reply: `ok ${index}`, timestamp: clock.current }));
 				}
-				if (tokenBudget === 1500) {
-					expect(profile).toBeDefined();
-					expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'nudge', 'summary', 'relevant', 'recent']);
-					expect(context.text).toContain('my sister Lena marries in Porto');
+				for (const tokenBudget of [0, 30, 60, 120, 400, 1500, 5000]) {
+					const context = await engine.buildContext(ask({ query: 'beagle Porto wedding', tokenBudget }));
+					expect(context.tokens, `budget ${tokenBudget}`).toBeLessThanOrEqual(tokenBudget);
+					expect(countTokens(context.text)).toBeLessThanOrEqual(context.tokens);
+					const profile = context.blocks.find((block) => block.tier === 'profile');
+					if (profile) {
+						expect(profile.tokens).toBeLessThanOrEqual(Math.floor(tokenBudget * BudgetPolicy.profileShare));
+						expect(profile.tokens).toBeGreaterThanOrEqual(countTokens(profile.text));
+						expect(context.blocks[0]).toBe(profile);
+					}
+					if (tokenBudget === 1500) {
+						expect(profile).toBeDefined();
+						expect(context.blocks.map((block) => block.tier)).toEqual(['profile', 'nudge', 'summary', 'relevant', 'recent']);
+						expect(context.text).toContain('my sister Lena marries in Porto');
+					}
 				}
 			}
-		});
+		);
 	});
 });

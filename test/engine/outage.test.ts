@@ -56,30 +56,34 @@ describe('GIVEN an engine whose store goes away', () => {
 		return { map, logger, engine };
 	}
 
-	it('WHEN turns and contexts fail while it is down THEN each rejects as STORE_UNAVAILABLE, the outage is logged once and counted, and its end is logged once', async () => {
-		const { map, logger, engine } = await open();
-		await engine.recordTurn(turn({ text: 'before the outage' }));
-		map.down = true;
-		for (let index = 0; index < 5; index++) {
-			await expect(engine.recordTurn(turn({ text: `during ${index}` }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-			await expect(engine.buildContext(ask({ query: 'anything' }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-		}
-		expect(logger.error).toHaveBeenCalledTimes(1);
-		expect(logger.error.mock.calls[0]![0]).toContain('[memory] the store is unreachable');
-		expect(engine.stats()).toMatchObject({
-			turnsRecorded: 1,
-			turnsFailed: 5,
-			contextsFailed: 5,
-			store: { available: false, outages: 1, lastOutage: { endedAt: null } }
-		});
+	it(
+		'WHEN turns and contexts fail while it is down ' +
+			'THEN each rejects as STORE_UNAVAILABLE, the outage is logged once and counted, and its end is logged once',
+		async () => {
+			const { map, logger, engine } = await open();
+			await engine.recordTurn(turn({ text: 'before the outage' }));
+			map.down = true;
+			for (let index = 0; index < 5; index++) {
+				await expect(engine.recordTurn(turn({ text: `during ${index}` }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+				await expect(engine.buildContext(ask({ query: 'anything' }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+			}
+			expect(logger.error).toHaveBeenCalledTimes(1);
+			expect(logger.error.mock.calls[0]![0]).toContain('[memory] the store is unreachable');
+			expect(engine.stats()).toMatchObject({
+				turnsRecorded: 1,
+				turnsFailed: 5,
+				contextsFailed: 5,
+				store: { available: false, outages: 1, lastOutage: { endedAt: null } }
+			});
 
-		map.down = false;
-		expect((await engine.buildContext(ask({ query: 'outage' }))).text).toContain('before the outage');
-		expect(logger.warn).toHaveBeenCalledTimes(1);
-		expect(logger.warn.mock.calls[0]![0]).toMatch(/^\[memory\] the store is back after [\d.]+ s; \d+ calls failed meanwhile\.$/);
-		expect(engine.stats().store).toMatchObject({ available: true, outages: 1, lastOutage: { endedAt: expect.any(Number) } });
-		expect(logger.error).toHaveBeenCalledTimes(1);
-	});
+			map.down = false;
+			expect((await engine.buildContext(ask({ query: 'outage' }))).text).toContain('before the outage');
+			expect(logger.warn).toHaveBeenCalledTimes(1);
+			expect(logger.warn.mock.calls[0]![0]).toMatch(/^\[memory\] the store is back after [\d.]+ s; \d+ calls failed meanwhile\.$/);
+			expect(engine.stats().store).toMatchObject({ available: true, outages: 1, lastOutage: { endedAt: expect.any(Number) } });
+			expect(logger.error).toHaveBeenCalledTimes(1);
+		}
+	);
 
 	it('WHEN reads fail but writes would go through THEN capture rejects and writes nothing over what it could not read', async () => {
 		const { map, engine } = await open();

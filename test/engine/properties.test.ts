@@ -1,5 +1,5 @@
 /**
- * Property-based tests of the engine's invariants (DESIGN.md: Concepts, Capture, Context), on the
+ * Property-based tests of the engine's invariants (docs/design.md: Concepts, Capture, Context), on the
  * SQLite backend. Each run plays a random Discord-like conversation: 3–4 members, two guilds with
  * 2–3 channels each and one DM channel per member, 0–2 personas, messages full of what real chat
  * carries (emoji, RTL text, zero-width characters, newlines, text up to 5,000 characters, lone
@@ -19,7 +19,6 @@
  */
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
 	type ContextRequest,
@@ -32,6 +31,7 @@ import {
 } from '../../src';
 import { truncateToTokens } from '../../src/engine/format/tokens';
 import { backends, openEngine, TestClock } from '../support/backends';
+import { sqliteFileRows } from '../support/store-inspection';
 
 const sqlite = backends[0]!;
 
@@ -339,6 +339,14 @@ class Conversation {
 		await this.sweep(scenario.finalQueries);
 	}
 
+	/** Markers shown in a text, with what the test knows of each. */
+	public markersIn(text: string): MessageMeta[] {
+		return [...text.matchAll(MARKER)].flatMap((match) => {
+			const meta = this.byMarker.get(match[0]);
+			return meta ? [meta] : [];
+		});
+	}
+
 	private async setFull(): Promise<void> {
 		await this.engine.setUserSettings(this.fullUserId!, { privacyLevel: PrivacyLevel.FULL });
 		this.fullSet = true;
@@ -486,13 +494,13 @@ class Conversation {
 		}
 
 		// The FULL member's own turns say so when `flag` is set; other turns may carry an explicit level too.
-		const privacyLevel = !command.flag
-			? undefined
-			: user.id === this.fullUserId
+		const privacyLevel = command.flag
+			? user.id === this.fullUserId
 				? this.fullSet
 					? PrivacyLevel.FULL
 					: PrivacyLevel.MINIMAL
-				: PrivacyLevel.PARTIAL;
+				: PrivacyLevel.PARTIAL
+			: undefined;
 		const turn: MemoryTurn = {
 			userId: user.id,
 			userName: user.name,
@@ -553,14 +561,6 @@ class Conversation {
 			}
 		}
 	}
-
-	/** Markers shown in a text, with what the test knows of each. */
-	public markersIn(text: string): MessageMeta[] {
-		return [...text.matchAll(MARKER)].flatMap((match) => {
-			const meta = this.byMarker.get(match[0]);
-			return meta ? [meta] : [];
-		});
-	}
 }
 
 async function withEngine<T>(world: World, run: (engine: MemoryEngine, clock: TestClock, file: string) => Promise<T>): Promise<T> {
@@ -586,21 +586,6 @@ async function play(scenario: Scenario, options: PlayOptions = {}): Promise<Conv
 		await conversation.play(scenario);
 		return conversation;
 	});
-}
-
-/** Every stored key and value, read straight from the SQLite file. */
-function rawRows(file: string): Promise<string[]> {
-	const db = new Database(file, { readonly: true });
-	try {
-		return Promise.resolve(
-			db
-				.prepare<[], { key: string; value: string }>('SELECT key, value FROM keyv')
-				.all()
-				.map((row) => `${row.key}\n${row.value}`)
-		);
-	} finally {
-		db.close();
-	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -706,7 +691,9 @@ function checkOneLinePerMessage(observed: Observed, conversation: Conversation):
 /** Property 3, on a context built at some point of the conversation. */
 function checkNothingOfFull(observed: Observed, conversation: Conversation): void {
 	for (const meta of conversation.markersIn(observed.context.text)) {
-		const why = `${meta.marker} (${meta.role}${meta.hidden ? ', written or triggered while FULL' : ''}) in ${describeRequest(observed)}:\n${observed.context.text}`;
+		const why =
+			`${meta.marker} (${meta.role}${meta.hidden ? ', written or triggered while FULL' : ''}) ` +
+			`in ${describeRequest(observed)}:\n${observed.context.text}`;
 		expect(meta.hidden, why).toBe(false);
 		if (conversation.fullSet) expect(meta.authorId === conversation.fullUserId, why).toBe(false);
 	}
@@ -802,7 +789,8 @@ describe('GIVEN random turns in guilds and DMs, and random context requests with
 	 * replays it first.
 	 */
 	it(
-		'THEN every line of a recent or relevant block is a date or one message opening with its time and speaker, so a line break in a message can neither leave a bare line nor forge a speaker',
+		'THEN every line of a recent or relevant block is a date or one message opening with its time and speaker, ' +
+			'so a line break in a message can neither leave a bare line nor forge a speaker',
 		async () => {
 			const forged: Scenario = {
 				world: SMALL_WORLD,
@@ -831,7 +819,8 @@ describe('GIVEN a member who sets privacy FULL before or in the middle of the co
 	 * neighbour of the bot's first answer (a hit through its surroundings, three places from Zed's).
 	 */
 	it(
-		'THEN no context shows anything they wrote once FULL (nor, after that, what they wrote before), and the store holds nothing they wrote or triggered while FULL',
+		'THEN no context shows anything they wrote once FULL (nor, after that, ' +
+			'what they wrote before), and the store holds nothing they wrote or triggered while FULL',
 		async () => {
 			const neighbourLeak: { scenario: Scenario; user: number; at: number } = {
 				scenario: { world: SMALL_WORLD, commands: [say(1, ''), say(0, '')], finalQueries: [{ words: ['birthday'], marker: null }] },
@@ -847,7 +836,7 @@ describe('GIVEN a member who sets privacy FULL before or in the middle of the co
 						const conversation = new Conversation(engine, clock, scenario.world, { full: { user, at }, onContext: checkNothingOfFull });
 						await conversation.play(scenario);
 						await engine.close();
-						const rows = await rawRows(file);
+						const rows = await sqliteFileRows(file);
 						const stored = (marker: string) => rows.some((row) => row.includes(marker));
 						for (const meta of conversation.byMarker.values()) {
 							if (meta.hidden)

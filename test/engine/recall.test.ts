@@ -34,7 +34,8 @@ describe('GIVEN the long multi-session conversation fixture', () => {
 		const bm25 = plainBm25Recall(fixture, 1500);
 		console.log(
 			`[recall] answer turns in context at 1500 tokens: ${ours.found}/${ours.answerTurns} = ${(ours.recall * 100).toFixed(1)}% ` +
-				`(keyword top-3: ${(keyword * 100).toFixed(1)}%, plain BM25 packed: ${(bm25 * 100).toFixed(1)}%; full history: ${ours.fullHistoryTokens} tokens)`
+				`(keyword top-3: ${(keyword * 100).toFixed(1)}%, plain BM25 packed: ` +
+				`${(bm25 * 100).toFixed(1)}%; full history: ${ours.fullHistoryTokens} tokens)`
 		);
 		expect(ours.maxContextTokens).toBeLessThanOrEqual(1500);
 		expect(ours.recall).toBeGreaterThan(bm25);

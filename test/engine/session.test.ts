@@ -1,12 +1,10 @@
 import Keyv from 'keyv';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Keys, MemoryEngine, PrivacyLevel } from '../../src';
-import type { AuthorListings } from '../../src/engine/schemas';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { MemoryEngine, PrivacyLevel } from '../../src';
 import type { ShortTermEntry, UserExport } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
-import { rowsHolding } from '../support/raw';
+import { isAuthorIndexKey, serverScopeKey, type StoreInspection, userScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, said, snowflake, THEO, turn } from '../support/turns';
 
 const HOUR = 3_600_000;
@@ -16,11 +14,11 @@ describe.each(backends)('/session operations on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock);
 	let engine: MemoryEngine;
-	let store: MemoryStore;
-	beforeEach(() => void ({ engine, store } = under));
+	let inspect: StoreInspection;
+	beforeEach(() => void ({ engine, inspect } = under));
 	const dm = snowflake();
 
-	const entry = (key: string) => store.get<ShortTermEntry>(key);
+	const entry = (key: string) => inspect.entry(key).read();
 	const texts = (value: ShortTermEntry | undefined) => value?.messages.map((message) => message.text) ?? [];
 
 	/** Maya in #general (with Theo in the history), in another channel, and in a DM. */
@@ -107,14 +105,14 @@ describe.each(backends)('/session operations on $name', (backend) => {
 	describe('the author index', () => {
 		it('GIVEN captured turns THEN each member has the live scopes that archived their words, with counts', async () => {
 			await converse();
-			const maya = (await store.get<AuthorListings>(Keys.authorIndex(MAYA.id)))!;
+			const maya = (await inspect.authorIndex(MAYA.id).read())!;
 			expect(Object.keys(maya).sort()).toEqual(
-				[Keys.serverScope(GUILD, CHANNEL, 'sol'), Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol'), Keys.userScope(MAYA.id, dm, 'sol')].sort()
+				[serverScopeKey(GUILD, CHANNEL, 'sol'), serverScopeKey(GUILD, OTHER_CHANNEL, 'sol'), userScopeKey(MAYA.id, dm, 'sol')].sort()
 			);
-			expect(maya[Keys.serverScope(GUILD, CHANNEL, 'sol')]).toEqual({ count: 1, lastTs: clock.current - MINUTE });
-			expect(Object.keys((await store.get<AuthorListings>(Keys.authorIndex(THEO.id)))!)).toEqual([Keys.serverScope(GUILD, CHANNEL, 'sol')]);
+			expect(maya[serverScopeKey(GUILD, CHANNEL, 'sol')]).toEqual({ count: 1, lastTs: clock.current - MINUTE });
+			expect(Object.keys((await inspect.authorIndex(THEO.id).read())!)).toEqual([serverScopeKey(GUILD, CHANNEL, 'sol')]);
 			// Personas are not members: their replies are not indexed.
-			expect(await store.get(Keys.authorIndex('sol'))).toBeUndefined();
+			expect(await inspect.authorIndex('sol').read()).toBeUndefined();
 		});
 
 		it('GIVEN a steady channel THEN further turns read and write nothing of the index, and close writes the counts held in memory', async () => {
@@ -125,6 +123,7 @@ describe.each(backends)('/session operations on $name', (backend) => {
 					reads.push(key);
 					return super.get(key);
 				}
+
 				public override set(key: string, value: unknown) {
 					writes.push(key);
 					return super.set(key, value);
@@ -132,13 +131,14 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			})();
 			const memory = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, now: clock.now });
 			await memory.recordTurn(turn({ timestamp: clock.current }));
-			reads.length = writes.length = 0;
+			reads.length = 0;
+			writes.length = 0;
 			for (let index = 0; index < 20; index++) {
 				clock.advance(1000);
 				await memory.recordTurn(turn({ text: `steady ${index}`, timestamp: clock.current }));
 			}
-			expect(reads.filter((key) => key.includes('index:author:'))).toEqual([]);
-			expect(writes.filter((key) => key.includes('index:author:'))).toEqual([]);
+			expect(reads.filter((key) => isAuthorIndexKey(key))).toEqual([]);
+			expect(writes.filter((key) => isAuthorIndexKey(key))).toEqual([]);
 			expect((await memory.status(MAYA.id)).archivedMessages).toBe(21);
 			await memory.close();
 			const reopened = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, now: clock.now });
@@ -148,22 +148,26 @@ describe.each(backends)('/session operations on $name', (backend) => {
 	});
 
 	describe('clearShortTerm', () => {
-		it('GIVEN conversations THEN it deletes her user-scope entries and removes her messages from the shared ones, keeping others’ and the summary', async () => {
-			await converse();
-			const general = Keys.serverScope(GUILD, CHANNEL, 'sol');
-			await store.set(general, { ...(await entry(general))!, summary: 'Talk of lighthouses.' });
-			expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 3, messagesRemoved: 2 });
-			for (const key of [
-				Keys.userScope(MAYA.id, CHANNEL, 'sol'),
-				Keys.userScope(MAYA.id, OTHER_CHANNEL, 'sol'),
-				Keys.userScope(MAYA.id, dm, 'sol')
-			])
-				expect(await entry(key), key).toBeUndefined();
-			expect(texts(await entry(general))).toEqual(['theo likes lighthouses', 'Sol likes both']);
-			expect((await entry(general))!.summary).toBe('Talk of lighthouses.');
-			expect(texts(await entry(Keys.serverScope(GUILD, OTHER_CHANNEL, 'sol')))).toEqual(['Sol agrees']);
-			expect(await engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0 });
-		});
+		it(
+			'GIVEN conversations THEN it deletes her user-scope entries and removes her messages from the shared ones, ' +
+				'keeping others’ and the summary',
+			async () => {
+				await converse();
+				const general = serverScopeKey(GUILD, CHANNEL, 'sol');
+				await inspect.entry(general).patch({ summary: 'Talk of lighthouses.' });
+				expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 3, messagesRemoved: 2 });
+				for (const key of [
+					userScopeKey(MAYA.id, CHANNEL, 'sol'),
+					userScopeKey(MAYA.id, OTHER_CHANNEL, 'sol'),
+					userScopeKey(MAYA.id, dm, 'sol')
+				])
+					expect(await entry(key), key).toBeUndefined();
+				expect(texts(await entry(general))).toEqual(['theo likes lighthouses', 'Sol likes both']);
+				expect((await entry(general))!.summary).toBe('Talk of lighthouses.');
+				expect(texts(await inspect.serverEntry(GUILD, OTHER_CHANNEL, 'sol').read())).toEqual(['Sol agrees']);
+				expect(await engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0 });
+			}
+		);
 
 		it('GIVEN nothing to clear THEN it returns zeros', async () => {
 			expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 0, messagesRemoved: 0 });
@@ -177,11 +181,11 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			clock.advance(MINUTE);
 			await engine.recordTurn(turn({ who: THEO, history: [old, said(THEO, 'theo after the clear', clock.current)], timestamp: clock.current }));
 			await engine.recordTurn(turn({ history: [old, said(MAYA, 'maya after the clear', clock.current)], timestamp: clock.current }));
-			const general = texts(await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')));
+			const general = texts(await inspect.serverEntry(GUILD, CHANNEL, 'sol').read());
 			expect(general).not.toContain('maya said this before the clear');
 			expect(general).toContain('theo after the clear');
 			expect(general).toContain('maya after the clear');
-			expect(texts(await entry(Keys.userScope(MAYA.id, CHANNEL, 'sol')))).not.toContain('maya said this before the clear');
+			expect(texts(await inspect.userEntry(MAYA.id, CHANNEL, 'sol').read())).not.toContain('maya said this before the clear');
 			expect((await engine.status(MAYA.id)).archivedMessages).toBe(archived + 1);
 			expect(await engine.getUserSettings(MAYA.id)).toMatchObject({ clearedBefore: clock.current - MINUTE });
 		});
@@ -192,44 +196,50 @@ describe.each(backends)('/session operations on $name', (backend) => {
 	});
 
 	describe('exportUser', () => {
-		it('GIVEN her conversations THEN the export holds her words, the personas’ replies in her own conversations, her profile and topics', async () => {
-			await converse();
-			await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' } });
-			await engine.saveTopic(MAYA.id, 'Harbours', 'she sails from Brest');
-			const exported = await engine.exportUser(MAYA.id);
-			expect(exported).toMatchObject({
-				schemaVersion: 1,
-				exportedAt: new Date(clock.current).toISOString(),
-				userId: MAYA.id,
-				settings: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false }
-			});
-			const conversations = Object.fromEntries(
-				exported.shortTerm.map((item) => [item.channelId, item.messages.map((message) => message.text)])
-			);
-			expect(conversations).toEqual({
-				[CHANNEL]: ['maya likes harbours', 'Sol likes both'],
-				[OTHER_CHANNEL]: ['maya in the other channel', 'Sol agrees'],
-				[dm]: ['maya in private', 'Sol whispers back']
-			});
-			expect(exported.sharedShortTerm.map((message) => `${message.serverId}/${message.channelId}: ${message.text}`).sort()).toEqual(
-				[`${GUILD}/${CHANNEL}: maya likes harbours`, `${GUILD}/${OTHER_CHANNEL}: maya in the other channel`].sort()
-			);
-			expect(exported.archive.map((message) => `${message.serverId}: ${message.text}`).sort()).toEqual(
-				[`${GUILD}: maya in the other channel`, `${GUILD}: maya likes harbours`, 'DM: Sol whispers back', 'DM: maya in private'].sort()
-			);
-			expect(exported.archive[0]).toMatchObject({ id: expect.any(String), at: expect.stringMatching(/^2026-03-02T/) });
-			expect(exported.profile).toMatchObject({ preferences: { pronouns: 'she/her' } });
-			expect(exported.topics).toEqual([{ slug: 'harbours', title: 'Harbours', note: 'she sails from Brest', updatedAt: clock.current }]);
-			// Plain JSON: it survives a round trip unchanged.
-			expect(JSON.parse(JSON.stringify(exported)) as UserExport).toEqual(exported);
-		});
+		it(
+			[
+				'GIVEN her conversations',
+				'THEN the export holds her words, the personas’ replies in her own conversations, her profile and topics'
+			].join(' '),
+			async () => {
+				await converse();
+				await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' } });
+				await engine.saveTopic(MAYA.id, 'Harbours', 'she sails from Brest');
+				const exported = await engine.exportUser(MAYA.id);
+				expect(exported).toMatchObject({
+					schemaVersion: 1,
+					exportedAt: new Date(clock.current).toISOString(),
+					userId: MAYA.id,
+					settings: { privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false }
+				});
+				const conversations = Object.fromEntries(
+					exported.shortTerm.map((item) => [item.channelId, item.messages.map((message) => message.text)])
+				);
+				expect(conversations).toEqual({
+					[CHANNEL]: ['maya likes harbours', 'Sol likes both'],
+					[OTHER_CHANNEL]: ['maya in the other channel', 'Sol agrees'],
+					[dm]: ['maya in private', 'Sol whispers back']
+				});
+				expect(exported.sharedShortTerm.map((message) => `${message.serverId}/${message.channelId}: ${message.text}`).sort()).toEqual(
+					[`${GUILD}/${CHANNEL}: maya likes harbours`, `${GUILD}/${OTHER_CHANNEL}: maya in the other channel`].sort()
+				);
+				expect(exported.archive.map((message) => `${message.serverId}: ${message.text}`).sort()).toEqual(
+					[`${GUILD}: maya in the other channel`, `${GUILD}: maya likes harbours`, 'DM: Sol whispers back', 'DM: maya in private'].sort()
+				);
+				expect(exported.archive[0]).toMatchObject({ id: expect.any(String), at: expect.stringMatching(/^2026-03-02T/) });
+				expect(exported.profile).toMatchObject({ preferences: { pronouns: 'she/her' } });
+				expect(exported.topics).toEqual([{ slug: 'harbours', title: 'Harbours', note: 'she sails from Brest', updatedAt: clock.current }]);
+				// Plain JSON: it survives a round trip unchanged.
+				expect(JSON.parse(JSON.stringify(exported)) as UserExport).toEqual(exported);
+			}
+		);
 
 		it('GIVEN another member’s message beside hers THEN the export never holds it', async () => {
 			const secret = 'theo-only-xylophonist';
 			await engine.recordTurn(turn({ history: [said(THEO, `${secret} in #general`), said(MAYA, 'maya answers theo')] }));
 			await engine.recordTurn(turn({ who: THEO, history: [said(MAYA, 'maya speaks first'), said(THEO, `again ${secret}`)] }));
 			await engine.recordTurn(turn({ who: NOVA, history: [said(THEO, `${secret} thrice`), said(MAYA, 'maya once more')] }));
-			expect(await rowsHolding(under, secret)).not.toEqual([]);
+			expect(await inspect.rowsHolding(secret)).not.toEqual([]);
 			const exported = JSON.stringify(await engine.exportUser(MAYA.id));
 			expect(exported).toContain('maya answers theo');
 			expect(exported).not.toContain(secret);
@@ -259,8 +269,8 @@ describe.each(backends)('/session operations on $name', (backend) => {
 	describe('what a guild user scope holds', () => {
 		it('GIVEN a history with other members THEN her user scope keeps only her words and the personas’, the server scope everything', async () => {
 			await engine.recordTurn(turn({ history: [said(THEO, 'theo first'), said(MAYA, 'maya second')], reply: 'Sol third' }));
-			expect(texts(await entry(Keys.userScope(MAYA.id, CHANNEL, 'sol')))).toEqual(['maya second', 'Sol third']);
-			expect(texts(await entry(Keys.serverScope(GUILD, CHANNEL, 'sol')))).toEqual(['theo first', 'maya second', 'Sol third']);
+			expect(texts(await inspect.userEntry(MAYA.id, CHANNEL, 'sol').read())).toEqual(['maya second', 'Sol third']);
+			expect(texts(await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())).toEqual(['theo first', 'maya second', 'Sol third']);
 			// What the context shows of it elsewhere is unchanged: her words and the personas'.
 			await engine.setUserSettings(MAYA.id, { crossServerOptIn: true });
 			expect((await engine.buildContext(ask({ serverId: null, channelId: dm }))).text).toContain('maya second');

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keys, type MemoryConfig, type MemoryContext, type MemoryTurn } from '../../src';
-import type { AuthorListings } from '../../src/engine/schemas';
-import type { Listings } from '../../src/engine/schemas';
-import { Registry } from '../../src/engine/store/Registry';
-import { MemoryStore } from '../../src/engine/store/MemoryStore';
+import type { MemoryConfig, MemoryContext, MemoryTurn } from '../../src';
 import { backends } from '../support/backends';
 import { ShardProcess } from '../support/shards';
+import { serverScopeKey, StoreInspection, userScopeKey } from '../support/store-inspection';
 import { ask, MAYA, NOVA, said, snowflake, THEO } from '../support/turns';
 
 /**
@@ -25,14 +22,18 @@ const MAYA_DM = '912000000000000001';
 
 const ROUNDS = 25;
 
-type Who = { id: string; name: string };
+interface Who {
+	id: string;
+	name: string;
+}
 
 // Each turn a second after the one before, as a conversation's are, ending about now.
 let saidAt = Date.now() - 8 * ROUNDS * 1000;
 
 /** A turn of `who` saying `text` where given, answered by Sol; the text doubles as the marker a test looks for. */
 function turnOf(who: Who, serverId: string | null, channelId: string, text: string): MemoryTurn {
-	const at = (saidAt += 1000);
+	saidAt += 1000;
+	const at = saidAt;
 	return {
 		userId: who.id,
 		userName: who.name,
@@ -52,7 +53,7 @@ const shardBackends = backends.filter((backend) => backend.name !== 'sqlite');
 describe.each(shardBackends)('GIVEN two shard processes sharing one $name store', (backend) => {
 	let a: ShardProcess;
 	let b: ShardProcess;
-	let raw: MemoryStore;
+	let inspect: StoreInspection;
 	let config: Partial<MemoryConfig>;
 
 	beforeAll(async () => {
@@ -61,18 +62,19 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 		// Every other channel fits, so what a context may show does not hang on which entries are newest.
 		config = { storeUrl, storeNamespace: namespace, sweepIntervalMinutes: 0, maxOtherChannels: 10, contextTokenBudget: 8000 };
 		[a, b] = await Promise.all([ShardProcess.start('A', config), ShardProcess.start('B', config)]);
-		raw = await MemoryStore.open({ storeUrl, namespace });
+		inspect = await StoreInspection.open({ storeUrl, namespace });
 	}, 30_000);
 
 	afterAll(async () => {
 		await Promise.all([a?.stop(), b?.stop()]);
-		if (!raw) return;
-		await raw.keyv.clear();
-		await raw.close();
+		if (!inspect) return;
+		await inspect.clear();
+		await inspect.close();
 	});
 
 	it.skipIf(backend.skipReason)(
-		'WHEN both record and read at once THEN an opted-in member sees through B what she said through A, nobody else does, and every index stays complete',
+		'WHEN both record and read at once THEN an opted-in member sees through B what she said through A, ' +
+			'nobody else does, and every index stays complete',
 		async () => {
 			await a.call('setUserSettings', MAYA.id, { crossServerOptIn: true });
 			const contexts: Promise<{ who: string; where: string; context: MemoryContext }>[] = [];
@@ -165,27 +167,26 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 				for (const [userId, { archived }] of Object.entries(expected))
 					expect((await shard.call('status', userId)).archivedMessages, `${userId}'s archived count through ${shard.name}`).toBe(archived);
 			}
-			const [mayaIndex, mayaAuthored] = await raw.getMany<unknown>([Keys.userIndex(MAYA.id), Keys.authorIndex(MAYA.id)]);
-			expect(Object.keys(mayaIndex as Listings)).toHaveLength(6);
-			expect(Object.keys(mayaAuthored as AuthorListings)).toHaveLength(6);
+			const [mayaIndex, mayaAuthored] = await Promise.all([inspect.userDirectory(MAYA.id).read(), inspect.authorIndex(MAYA.id).read()]);
+			expect(Object.keys(mayaIndex!)).toHaveLength(6);
+			expect(Object.keys(mayaAuthored!)).toHaveLength(6);
 
 			// The registries list every id either process wrote (their reads back are done by now).
-			const registry = new Registry(raw);
 			const [servers, users, authors, archives] = await Promise.all([
-				registry.list('servers'),
-				registry.list('users'),
-				registry.list('authors'),
-				registry.list('archives')
+				inspect.registered('servers'),
+				inspect.registered('users'),
+				inspect.registered('authors'),
+				inspect.registered('archives')
 			]);
 			expect(servers.sort()).toEqual([G1, G2, G3].sort());
 			expect(users.sort()).toEqual([MAYA.id, THEO.id, NOVA.id].sort());
 			expect(authors.sort()).toEqual([MAYA.id, THEO.id, NOVA.id].sort());
 			expect(archives.sort()).toEqual(
 				[
-					...[C11, C12].map((channel) => Keys.serverScope(G1, channel, 'sol')),
-					Keys.serverScope(G2, C21, 'sol'),
-					...[C31, C32].map((channel) => Keys.serverScope(G3, channel, 'sol')),
-					Keys.userScope(MAYA.id, MAYA_DM, 'sol')
+					...[C11, C12].map((channel) => serverScopeKey(G1, channel, 'sol')),
+					serverScopeKey(G2, C21, 'sol'),
+					...[C31, C32].map((channel) => serverScopeKey(G3, channel, 'sol')),
+					userScopeKey(MAYA.id, MAYA_DM, 'sol')
 				].sort()
 			);
 			const repaired = (await Promise.all([a.call('stats'), b.call('stats')])).map((stats) => stats.sharedWritesRepaired);

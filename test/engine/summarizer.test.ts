@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Keys, type MemoryConfig, type MemoryEngine } from '../../src';
-import { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { type MemoryConfig, type MemoryEngine } from '../../src';
 import { CLOSE_GRACE_MS } from '../../src/engine/summaries/BackgroundSummarizer';
-import type { ShortTermEntry } from '../../src/engine/schemas';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { ChatEndpoint, citeAll, type Script } from '../support/chat-endpoint';
+import { StoreInspection } from '../support/store-inspection';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, THEO, turn } from '../support/turns';
 
 const DAY = 86_400_000;
@@ -13,9 +12,11 @@ const DAY = 86_400_000;
 class RecordingLogger {
 	public readonly warnings: string[] = [];
 	public readonly errors: unknown[][] = [];
+
 	public warn(...values: unknown[]): void {
 		this.warnings.push(values.map(String).join(' '));
 	}
+
 	public error(...values: unknown[]): void {
 		this.errors.push(values);
 	}
@@ -25,7 +26,7 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 	const clock = new TestClock();
 	let endpoint: ChatEndpoint;
 	let engine: MemoryEngine;
-	let store: MemoryStore;
+	let inspect: StoreInspection;
 	let logger: RecordingLogger;
 	let dispose: (() => Promise<void>) | undefined;
 	let turns = 0;
@@ -58,10 +59,10 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		});
 		engine = opened.engine;
 		dispose = opened.dispose;
-		store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
+		inspect = await StoreInspection.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
 	}
 
-	beforeEach(async ({ skip }) => {
+	beforeEach(({ skip }) => {
 		if (backend.skipReason) skip(backend.skipReason);
 		clock.current = new TestClock().current;
 		endpoint.requests.length = 0;
@@ -70,7 +71,7 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		turns = 0;
 	});
 	afterEach(async () => {
-		await store?.close().catch(() => undefined);
+		await inspect?.close().catch(() => undefined);
 		await dispose?.();
 		dispose = undefined;
 	});
@@ -91,7 +92,7 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 		await engine.summarizerIdle();
 	}
 
-	const liveEntry = (channelId = CHANNEL) => store.get<ShortTermEntry>(Keys.serverScope(GUILD, channelId, 'sol'));
+	const liveEntry = (channelId = CHANNEL) => inspect.serverEntry(GUILD, channelId, 'sol').read();
 	const summaryBlock = async () => (await engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary');
 
 	describe('GIVEN the endpoint answers with a summary citing every source', () => {

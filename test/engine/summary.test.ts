@@ -1,17 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Keys, type MemoryEngine, PrivacyLevel } from '../../src';
-import type { MemoryStore } from '../../src/engine/store/MemoryStore';
-import type { ShortTermEntry } from '../../src/engine/schemas';
+import { type MemoryEngine, PrivacyLevel } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
+import { serverScopeKey, type StoreInspection, userScopeKey } from '../support/store-inspection';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, turn } from '../support/turns';
 
 describe.each(backends)('summaries on $name', (backend) => {
 	const clock = new TestClock();
 	const under = freshEngineEachTest(backend, clock, { maxSummaryLength: 120 });
 	let engine: MemoryEngine;
-	let store: MemoryStore;
-	beforeEach(() => void ({ engine, store } = under));
+	let inspect: StoreInspection;
+	beforeEach(() => void ({ engine, inspect } = under));
 	const target = { userId: MAYA.id, serverId: GUILD, channelId: CHANNEL, personaId: 'sol' };
 
 	describe('GIVEN a conversation with fewer turns than MEMORY_REFRESH_CADENCE', () => {
@@ -40,13 +39,13 @@ describe.each(backends)('summaries on $name', (backend) => {
 		it('THEN the summary is written to both scopes, keeps the crude messages and resets the counter', async () => {
 			const result = await engine.updateShortTermMemory(target, '  Maya likes {user} beagles. {persona.name} agreed.  ');
 			expect(result.summary).toBe('Maya likes beagles. agreed.');
-			for (const key of [Keys.userScope(MAYA.id, CHANNEL, 'sol'), Keys.serverScope(GUILD, CHANNEL, 'sol')]) {
-				const entry = (await store.get<ShortTermEntry>(key))!;
+			for (const key of [userScopeKey(MAYA.id, CHANNEL, 'sol'), serverScopeKey(GUILD, CHANNEL, 'sol')]) {
+				const entry = (await inspect.entry(key).read())!;
 				expect(entry.summary).toBe('Maya likes beagles. agreed.');
 				expect(entry.turnsSinceRefresh).toBe(0);
 				expect(entry.lastUpdated).toBe(clock.current);
 			}
-			expect((await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!.messages.length).toBe(10);
+			expect((await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!.messages.length).toBe(10);
 			expect((await engine.buildContext(ask())).blocks[0]).toMatchObject({
 				tier: 'summary',
 				text: expect.stringContaining('Maya likes beagles.')
@@ -95,7 +94,7 @@ describe.each(backends)('summaries on $name', (backend) => {
 			});
 			await engine.updateShortTermMemory(target, { plans: 'trip to Porto', people: 'Maya, Theo' });
 			await engine.updateShortTermMemory(target, { plans: 'trip moved to June', people: '{user} and Theo' });
-			const entry = (await store.get<ShortTermEntry>(Keys.serverScope(GUILD, CHANNEL, 'sol')))!;
+			const entry = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!;
 			expect(entry).toMatchObject({ summary: null, categories: { plans: 'trip moved to June', people: 'and Theo' } });
 			const summary = (await engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
 			expect(summary.text).toContain('plans: trip moved to June');
@@ -139,7 +138,7 @@ describe.each(backends)('summaries on $name', (backend) => {
 	describe('GIVEN a DM', () => {
 		it('THEN only the user scope gets the summary', async () => {
 			const { keys } = await engine.updateShortTermMemory({ ...target, serverId: null, channelId: DM_CHANNEL }, 'dm summary');
-			expect(keys).toEqual([Keys.userScope(MAYA.id, DM_CHANNEL, 'sol')]);
+			expect(keys).toEqual([userScopeKey(MAYA.id, DM_CHANNEL, 'sol')]);
 		});
 	});
 });

@@ -8,17 +8,21 @@ import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
-import { rawRows } from '../support/raw';
+import {
+	holdsMarkerOf,
+	isShortTermKey,
+	keysOfRows,
+	layout,
+	rawRows,
+	rowKind,
+	serverScopeKey,
+	sweepableRows,
+	userScopeKey
+} from '../support/store-inspection';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, said, snowflake, THEO, turn } from '../support/turns';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** The keys of raw rows, without the namespace. */
-const keysOf = (rows: string[], namespace: string) => rows.map((row) => row.split(' ')[0]!.replace(`${namespace}:`, ''));
-
-/** The rows whose key names what a sweep may delete (everything but settings and the sweep's own lease). */
-const swept = (rows: string[]) => rows.filter((row) => !/(^|:)(settings|sweep):/.test(row.split(' ')[0]!));
 
 for (const backend of backends) {
 	describe(`GIVEN memory on ${backend.name} and a sweep`, () => {
@@ -35,15 +39,15 @@ for (const backend of backends) {
 
 			// Maya's user scope and the server scope of the first channel, and her DM scope; her directory and the first channel's.
 			expect(result).toMatchObject({ entriesDeleted: 3, directoriesDeleted: 2 });
-			const keys = keysOf(await rawRows(t), t.namespace);
-			expect(keys.filter((key) => key.startsWith('shortterm:') && (key.includes(CHANNEL) || key.includes(DM_CHANNEL)))).toEqual([]);
-			expect(keys).toContain(`shortterm:server:${GUILD}:${OTHER_CHANNEL}:sol`);
-			expect(keys).toContain(`shortterm:user:${THEO.id}:${OTHER_CHANNEL}:sol`);
+			const keys = keysOfRows(await t.inspect.rows(), t.namespace);
+			expect(keys.filter((key) => isShortTermKey(key) && (key.includes(CHANNEL) || key.includes(DM_CHANNEL)))).toEqual([]);
+			expect(keys).toContain(serverScopeKey(GUILD, OTHER_CHANNEL, 'sol'));
+			expect(keys).toContain(userScopeKey(THEO.id, OTHER_CHANNEL, 'sol'));
 			// The archives are within retention: they stay.
-			expect(keys).toContain(`archive:shortterm:server:${GUILD}:${CHANNEL}:sol:head`);
+			expect(keys).toContain(t.inspect.archive(serverScopeKey(GUILD, CHANNEL, 'sol')).head.key);
 			// Maya's directory is gone; the server's lists only the live channel.
-			expect(keys).not.toContain(`index:user:${MAYA.id}`);
-			const serverIndex = (await rawRows(t)).find((row) => row.split(' ')[0]!.endsWith(`index:server:${GUILD}`))!;
+			expect(keys).not.toContain(t.inspect.userDirectory(MAYA.id).key);
+			const serverIndex = t.inspect.serverDirectory(GUILD).rowIn(await t.inspect.rows())!;
 			expect(serverIndex).toContain(OTHER_CHANNEL);
 			expect(serverIndex).not.toContain(`:${CHANNEL}:`);
 			expect((await t.engine.buildContext(ask({ userId: THEO.id, channelId: OTHER_CHANNEL }))).text).toContain('the new channel talk');
@@ -52,7 +56,7 @@ for (const backend of backends) {
 		it('WHEN archived messages pass retention THEN whole chunks go with their markers, and the archive with its head once empty', async () => {
 			const opened = await openEngine(backend, { now: clock.now, config: { archiveRetentionDays: 2 } });
 			try {
-				const engine = opened.engine;
+				const { engine } = opened;
 				// 40 turns of two messages: a first chunk of 64 and a second of 16, all on day 0.
 				const oldIds: string[] = [];
 				for (let index = 0; index < 40; index++) {
@@ -70,12 +74,12 @@ for (const backend of backends) {
 				const first = await engine.sweep();
 				expect(first).toMatchObject({ chunksDeleted: 1, archivedMessagesDeleted: 64, markersDeleted: 64, archivesDeleted: 0 });
 				let rows = await rawRows(opened);
-				const scope = `archive:shortterm:server:${GUILD}:${CHANNEL}:sol`;
-				expect(rows.some((row) => row.includes(`${scope}:chunk:0 `))).toBe(false);
-				expect(rows.some((row) => row.includes(`${scope}:chunk:1 `))).toBe(true);
-				expect(rows.filter((row) => oldIds.slice(0, 64).some((id) => row.includes(`${scope}:seen:${id} `)))).toEqual([]);
+				const archive = layout.archive(serverScopeKey(GUILD, CHANNEL, 'sol'));
+				expect(rows.some((row) => row.includes(`${archive.chunk(0).key} `))).toBe(false);
+				expect(rows.some((row) => row.includes(`${archive.chunk(1).key} `))).toBe(true);
+				expect(rows.filter((row) => oldIds.slice(0, 64).some((id) => row.includes(`${archive.marker(id).key} `)))).toEqual([]);
 				// The second chunk straddles the retention start: kept whole, its old messages never served.
-				expect(rows.filter((row) => oldIds.slice(64).some((id) => row.includes(`${scope}:seen:${id} `)))).toHaveLength(16);
+				expect(rows.filter((row) => oldIds.slice(64).some((id) => row.includes(`${archive.marker(id).key} `)))).toHaveLength(16);
 				expect((await engine.buildContext(ask({ query: 'budget remark' }))).text).toContain('fresh budget remark');
 				expect((await engine.buildContext(ask({ query: 'day zero note' }))).text).not.toContain('day zero note');
 
@@ -83,7 +87,7 @@ for (const backend of backends) {
 				const second = await engine.sweep();
 				expect(second).toMatchObject({ chunksDeleted: 1, archivedMessagesDeleted: 26, archivesDeleted: 1, entriesDeleted: 2 });
 				rows = await rawRows(opened);
-				expect(swept(rows)).toEqual([]);
+				expect(sweepableRows(rows)).toEqual([]);
 			} finally {
 				await opened.dispose();
 			}
@@ -100,12 +104,12 @@ for (const backend of backends) {
 			);
 			await t.engine.clearAll(THEO.id);
 			await t.engine.wipeChannel(GUILD, OTHER_CHANNEL);
-			expect(swept(await rawRows(t)).length).toBeGreaterThan(0);
+			expect(sweepableRows(await t.inspect.rows()).length).toBeGreaterThan(0);
 
 			clock.advance(31 * DAY);
 			await t.engine.sweep();
 
-			expect(swept(await rawRows(t))).toEqual([]);
+			expect(sweepableRows(await t.inspect.rows())).toEqual([]);
 			expect(await t.engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0, archivedMessages: 0 });
 		});
 
@@ -114,26 +118,26 @@ for (const backend of backends) {
 			await t.engine.recordTurn(recorded);
 			await t.engine.recordTurn(turn({ text: 'I stay' }));
 			await t.engine.clearAll(THEO.id);
-			const marker = `:seen:${recorded.history[0]!.messageId}`;
-			expect((await rawRows(t)).some((row) => row.includes(marker))).toBe(true);
+			const marker = holdsMarkerOf(recorded.history[0]!.messageId!);
+			expect((await t.inspect.rows()).some(marker)).toBe(true);
 
 			clock.advance(10 * DAY);
 			await t.engine.sweep();
-			expect((await rawRows(t)).some((row) => row.includes(marker))).toBe(true);
+			expect((await t.inspect.rows()).some(marker)).toBe(true);
 			clock.advance(21 * DAY);
 			await t.engine.sweep();
-			expect((await rawRows(t)).some((row) => row.includes(marker))).toBe(false);
+			expect((await t.inspect.rows()).some(marker)).toBe(false);
 		});
 
 		it('WHEN two processes register ids in the same buckets at once THEN none is lost', async () => {
 			const other = await MemoryStore.open({ storeUrl: t.storeUrl, namespace: t.namespace });
 			try {
-				const [mine, theirs] = [new Registry(t.store), new Registry(other)];
+				const [mine, theirs] = [new Registry(t.inspect.store!), new Registry(other)];
 				// 200 ids over 64 buckets: every bucket is written by both at once.
 				const ids = Array.from({ length: 200 }, (_, index) => `${700000000000000000n + BigInt(index)}`);
 				await Promise.all(ids.map((id, index) => (index % 2 === 0 ? mine : theirs).note('users', id)));
 				await Promise.all([mine.settled(), theirs.settled()]);
-				expect((await new Registry(t.store).list('users')).sort()).toEqual([...ids].sort());
+				expect((await t.inspect.registered('users')).sort()).toEqual([...ids].sort());
 			} finally {
 				await other.close();
 			}
@@ -282,8 +286,12 @@ describe('GIVEN MEMORY_SWEEP_INTERVAL_MINUTES', () => {
 function openSqlite(path: string): { all: (sql: string) => Promise<Record<string, number>[]>; close: () => Promise<void> } {
 	const db = new Database(path);
 	return {
-		all: async (sql) => db.prepare<[], Record<string, number>>(sql).all(),
-		close: async () => void db.close()
+		all: (sql) => new Promise((resolve) => resolve(db.prepare<[], Record<string, number>>(sql).all())),
+		close: () =>
+			new Promise((resolve) => {
+				db.close();
+				resolve();
+			})
 	};
 }
 
@@ -370,11 +378,7 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 					const keys = (await db.all('SELECT key FROM keyv')) as unknown as { key: string }[];
 					const kinds = new Map<string, number>();
 					for (const { key } of keys) {
-						const parts = key.replace(/^memory:/, '').split(':');
-						const kind =
-							parts[0] === 'archive'
-								? `archive ${parts.find((part) => ['seen', 'chunk', 'head', 'tombstones'].includes(part))}`
-								: parts.slice(0, 2).join(':');
+						const kind = rowKind(key);
 						kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
 					}
 					console.log(
@@ -391,13 +395,16 @@ describe('GIVEN a bot with steady traffic on SQLite, 7 days of archive retention
 		}
 
 		console.log(
-			`[sweep] ${DAYS} simulated days, ${CHANNELS.length} channels x ${TURNS_PER_CHANNEL} turns + a new member's 2 DM turns a day, retention ${RETENTION} days, swept daily`
+			`[sweep] ${DAYS} simulated days, ${CHANNELS.length} channels x ${TURNS_PER_CHANNEL} ` +
+				`turns + a new member's 2 DM turns a day, retention ${RETENTION} days, swept daily`
 		);
 		console.log('[sweep] day   file bytes   rows  free pages  deleted  sweep ms');
 		for (const figure of figures) {
 			if (figure.day % 5 !== 0 && figure.day !== RETENTION + 7 && figure.day !== 1) continue;
 			console.log(
-				`[sweep] ${String(figure.day).padStart(3)} ${String(figure.bytes).padStart(12)} ${String(figure.rows).padStart(6)} ${String(figure.freePages).padStart(11)} ${String(figure.deleted).padStart(8)} ${String(figure.sweepMs).padStart(9)}`
+				`[sweep] ${String(figure.day).padStart(3)} ${String(figure.bytes).padStart(12)} ` +
+					`${String(figure.rows).padStart(6)} ${String(figure.freePages).padStart(11)} ` +
+					`${String(figure.deleted).padStart(8)} ${String(figure.sweepMs).padStart(9)}`
 			);
 		}
 		const settled = figures[RETENTION + 7 - 1]!;

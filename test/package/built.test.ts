@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { userScopeKey } from '../support/store-inspection';
 
 const root = join(__dirname, '../..');
 
@@ -25,7 +26,7 @@ describe('GIVEN the package built with `npm run build`', () => {
 			expect(report.commands).toContain('pluginsessioncommand');
 			expect(report.listeners).toEqual(expect.arrayContaining(['PluginTurnCompleted', 'PluginMemoryError']));
 			expect(report.handlers).toContain('PluginClearAllButton');
-			expect(report.result).toMatchObject({ written: true, keys: ['shortterm:user:1:2:sol'] });
+			expect(report.result).toMatchObject({ written: true, keys: [userScopeKey('1', '2', 'sol')] });
 			expect(report.context).toContain(`hello from ${bot.endsWith('.cjs') ? 'cjs' : 'esm'}`);
 		},
 		60_000

@@ -51,9 +51,11 @@ for (const backend of backends) {
 export class TestClock {
 	public constructor(public current = Date.UTC(2026, 2, 2, 18, 0, 0)) {}
 	public readonly now = () => this.current;
+
 	public advance(ms: number): void {
 		this.current += ms;
 	}
+
 	public hours(hours: number): void {
 		this.advance(hours * 3_600_000);
 	}
@@ -67,7 +69,7 @@ export async function openEngine(backend: Backend, options: Omit<MemoryEngineOpt
 		engine,
 		storeUrl,
 		namespace,
-		async dispose() {
+		dispose: async () => {
 			await engine.close();
 			if (backend.name !== 'sqlite') {
 				const raw = await MemoryStore.open({ storeUrl, namespace });

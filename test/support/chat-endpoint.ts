@@ -48,12 +48,6 @@ export class ChatEndpoint {
 		this.server = server;
 	}
 
-	public static async start(): Promise<ChatEndpoint> {
-		const endpoint: ChatEndpoint = new ChatEndpoint(createServer((request, response) => void endpoint.handle(request, response)));
-		await new Promise<void>((resolve) => endpoint.server.listen(0, '127.0.0.1', resolve));
-		return endpoint;
-	}
-
 	/** `http://127.0.0.1:<port>/v1` */
 	public get baseUrl(): string {
 		return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
@@ -107,5 +101,11 @@ export class ChatEndpoint {
 			});
 		response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
 		response.end(text);
+	}
+
+	public static async start(): Promise<ChatEndpoint> {
+		const endpoint: ChatEndpoint = new ChatEndpoint(createServer((request, response) => void endpoint.handle(request, response)));
+		await new Promise<void>((resolve) => endpoint.server.listen(0, '127.0.0.1', resolve));
+		return endpoint;
 	}
 }

@@ -1,6 +1,6 @@
 // The engine's own modules, not the package entry: the child process starts without loading discord.js.
-import { Keys } from '../../src/engine/store/keys';
 import type { MemoryTurn, TurnMessage } from '../../src/engine/schemas';
+import { liveScopeKey } from './store-inspection';
 import { CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, OTHER_CHANNEL, OTHER_GUILD, THEO, THIRD_CHANNEL } from './turns';
 
 /**
@@ -54,9 +54,7 @@ export function crashTurnParts(round: number, stream: number, n: number) {
 		message: { id: `${prefix}-u`, text: `${user.name} mentions ${word} in message ${n}` },
 		replies: spec.personas.map((personaId) => ({ personaId, id: `${prefix}-${personaId}`, text: `${personaId} answers about ${word}` })),
 		/** The live scope (and archive) of each persona: the server scope in a guild, the user scope in a DM. */
-		scopes: spec.personas.map((personaId) =>
-			spec.serverId === null ? Keys.userScope(user.id, spec.channelId, personaId) : Keys.serverScope(spec.serverId, spec.channelId, personaId)
-		)
+		scopes: spec.personas.map((personaId) => liveScopeKey({ userId: user.id, serverId: spec.serverId, channelId: spec.channelId, personaId }))
 	};
 }
 

@@ -1,35 +1,35 @@
 import { afterEach, beforeEach } from 'vitest';
 import type { MemoryConfig, MemoryEngine } from '../../src';
-import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { type Backend, openEngine, TestClock } from './backends';
+import { StoreInspection } from './store-inspection';
 
-/** What each test gets: a fresh engine, a second handle on the same store to read it around the engine, and where it lives. */
+/** What each test gets: a fresh engine, a second handle on the same store to look at it around the engine, and where it lives. */
 export interface EngineUnderTest {
 	engine: MemoryEngine;
-	store: MemoryStore;
+	inspect: StoreInspection;
 	storeUrl: string;
 	namespace: string;
 }
 
 /**
  * Registers hooks that, before each test on `backend` (skipped with its reason when it is not
- * configured), reset `clock` and open a fresh engine and a raw store on the same data, and after it
- * close both and remove what they wrote. The returned object is filled in before each test.
+ * configured), reset `clock` and open a fresh engine and a store inspection on the same data, and
+ * after it close both and remove what they wrote. The returned object is filled in before each test.
  */
 export function freshEngineEachTest(backend: Backend, clock: TestClock, config: Partial<MemoryConfig> = {}): EngineUnderTest {
 	const current = {} as EngineUnderTest;
 	let dispose: (() => Promise<void>) | undefined;
-	beforeEach(async ({ skip }) => {
-		if (backend.skipReason) skip(backend.skipReason);
+	beforeEach(async (context) => {
+		if (backend.skipReason) context.skip(backend.skipReason);
 		clock.current = new TestClock().current;
 		const opened = await openEngine(backend, { now: clock.now, config });
 		dispose = opened.dispose;
-		const store = await MemoryStore.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
-		Object.assign(current, { engine: opened.engine, store, storeUrl: opened.storeUrl, namespace: opened.namespace });
+		const inspect = await StoreInspection.open({ storeUrl: opened.storeUrl, namespace: opened.namespace });
+		Object.assign(current, { engine: opened.engine, inspect, storeUrl: opened.storeUrl, namespace: opened.namespace });
 	});
 	afterEach(async () => {
 		// A test may have closed the store itself.
-		await current.store?.close().catch(() => undefined);
+		await current.inspect?.close().catch(() => undefined);
 		await dispose?.();
 	});
 	return current;

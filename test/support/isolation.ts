@@ -4,11 +4,12 @@
  * level half-way), DMs, two personas of one lineage, one of another, and a bot without personas. It
  * plays a seeded stream of turns through an engine, knowing for every message (each opens with a
  * unique marker word) who wrote it, where, at which privacy level, and into which short-term scopes
- * DESIGN.md's capture rules put it; `allowed` then says, from DESIGN.md's context rules alone, whether
+ * docs/design.md's capture rules put it; `allowed` then says, from docs/design.md's context rules alone, whether
  * a marker may appear in a given context.
  */
 import type { ContextRequest, MemoryEngine, MemoryTurn, TurnMessage, TurnResponse } from '../../src';
-import { Keys, PrivacyLevel } from '../../src';
+import { PrivacyLevel } from '../../src';
+import { liveScopeKey, serverScopeKey, userScopeKey } from './store-inspection';
 
 export interface Persona {
 	id: string | null;
@@ -175,7 +176,7 @@ export interface MarkerMeta {
 	ts: number;
 	/** Written while its author was FULL, or a reply to a turn its trigger made while FULL: never stored, never shown. */
 	hidden: boolean;
-	/** The short-term keys capture writes it to (DESIGN.md: Capture). */
+	/** The short-term keys capture writes it to (docs/design.md: Capture). */
 	keys: Set<string>;
 }
 
@@ -301,7 +302,10 @@ export class IsolationWorld {
 		for (let step = 0; step < options.steps; step++) await this.step(next);
 	}
 
-	/** Every request of the matrix: each member, in every guild channel and thread (with and without `visibleChannelIds`) and every DM channel, with every persona. */
+	/**
+	 * Every request of the matrix: each member, in every guild channel and thread (with and without
+	 * `visibleChannelIds`) and every DM channel, with every persona.
+	 */
 	public requests(): ContextRequest[] {
 		const requests: ContextRequest[] = [];
 		const dms = MEMBERS.flatMap((member) => member.dms);
@@ -324,7 +328,7 @@ export class IsolationWorld {
 	}
 
 	/**
-	 * Whether DESIGN.md lets `meta` appear in the context of `request`, as things stand now: the same
+	 * Whether docs/design.md lets `meta` appear in the context of `request`, as things stand now: the same
 	 * live scope; another channel of the same guild and lineage (not private unless asked from it or
 	 * its thread, and viewable when the request names what the member can view); the asker's own words
 	 * and the personas' replies from another server or a DM with their opt-in; their own other DMs. Never
@@ -336,7 +340,7 @@ export class IsolationWorld {
 		if (meta.role === 'user' && this.levels.get(meta.authorId!) === PrivacyLevel.FULL) return false;
 		if (meta.kind === 'profile') return meta.authorId === request.userId && this.levels.get(request.userId) === PrivacyLevel.MINIMAL;
 		const here = request.serverId ?? 'DM';
-		const live = liveKey(request);
+		const live = liveScopeKey(request);
 		const lineage = request.personaLineageId ?? request.personaId ?? null;
 		const optIn = this.member(request.userId).crossServerOptIn;
 		const visible = request.visibleChannelIds ? new Set(request.visibleChannelIds) : null;
@@ -349,7 +353,8 @@ export class IsolationWorld {
 				continue;
 			}
 			if (scope.ownerId !== request.userId) continue;
-			// The member's own other DMs follow them from DM to DM; other servers (and DMs, seen from a guild) need their opt-in, and show only their words and the personas'.
+			// The member's own other DMs follow them from DM to DM; other servers (and DMs, seen from a guild) need their opt-in,
+			// and show only their words and the personas'.
 			if (scope.serverId === 'DM' && here === 'DM') return true;
 			if (scope.serverId !== here && optIn && (meta.role === 'persona' || meta.authorId === request.userId)) return true;
 		}
@@ -359,7 +364,7 @@ export class IsolationWorld {
 	/** Markers the recent tier must show: the asker's own messages in the newest window of the live scope. */
 	public promisedRecent(request: ContextRequest): string[] {
 		if (this.levels.get(request.userId) === PrivacyLevel.FULL) return [];
-		const scope = this.scopes.get(liveKey(request));
+		const scope = this.scopes.get(liveScopeKey(request));
 		if (!scope) return [];
 		const window = [...scope.messages].sort(([idA, a], [idB, b]) => a.ts - b.ts || (idA < idB ? -1 : 1)).slice(-this.window);
 		return window
@@ -518,7 +523,7 @@ export class IsolationWorld {
 		if (!stop && !triggeredWhileFull) log.push(...replies);
 	}
 
-	/** DESIGN.md's capture, as far as where each message goes: one write per persona, to the user scope and (in a guild) the server scope. */
+	/** docs/design.md's capture, as far as where each message goes: one write per persona, to the user scope and (in a guild) the server scope. */
 	private capture(member: Member, place: Place, history: TurnMessage[], responders: Persona[], replies: TurnMessage[]): void {
 		// Messages of members who are FULL now, or were when they wrote them, are dropped from any history.
 		const kept = history.filter(
@@ -528,8 +533,8 @@ export class IsolationWorld {
 		);
 		for (const [index, persona] of responders.entries()) {
 			const messages = [...kept, replies[index]!];
-			const userKey = Keys.userScope(member.id, place.channelId, persona.id);
-			const serverKey = place.serverId === null ? null : Keys.serverScope(place.serverId, place.channelId, persona.id);
+			const userKey = userScopeKey(member.id, place.channelId, persona.id);
+			const serverKey = place.serverId === null ? null : serverScopeKey(place.serverId, place.channelId, persona.id);
 			const own = serverKey === null ? messages : messages.filter((message) => message.role === 'persona' || message.authorId === member.id);
 			this.write(userKey, 'user', member.id, place, persona, own);
 			if (serverKey) this.write(serverKey, 'server', null, place, persona, messages);
@@ -563,11 +568,4 @@ export class IsolationWorld {
 		if (!log) this.logs.set(place.channelId, (log = []));
 		return log;
 	}
-}
-
-/** The live scope of a request: the server scope in a guild, the user scope in a DM. */
-export function liveKey(request: ContextRequest): string {
-	return request.serverId === null
-		? Keys.userScope(request.userId, request.channelId, request.personaId)
-		: Keys.serverScope(request.serverId, request.channelId, request.personaId);
 }

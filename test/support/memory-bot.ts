@@ -7,8 +7,8 @@ import { ChannelType, Events, GatewayIntentBits, type Message, MessageFlags, Ove
 import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
-import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { FakeDiscord, type FakeInteraction, type RecordedRequest, SnowflakeGenerator } from '../../tools/fake-discord';
+import { StoreInspection } from './store-inspection';
 
 /** The members of the test guild. Carol moderates; only Alice and the moderators can view #secret. */
 export const ALICE = { id: '200000000000000001', username: 'alice' };
@@ -30,8 +30,8 @@ export interface MemoryBot {
 	client: SapphireClient;
 	/** The store the plugin writes to: an SQLite file of its own unless the test named one. */
 	storeUrl: string;
-	/** A second connection to the plugin's store, to read what it holds. */
-	store: MemoryStore;
+	/** A second connection to the plugin's store, to look at what it holds. */
+	inspect: StoreInspection;
 	/** Closes the second connection, destroys the client, then closes the fake, then removes the store. */
 	stop(): Promise<void>;
 }
@@ -84,14 +84,14 @@ export async function startMemoryBot(memory: MemoryPluginOptions = {}): Promise<
 	await ready;
 	await fake.waitForCommand('session', { guildId: memory.commandGuildIds?.[0] });
 	await container.stores.loadPiece({ name: 'SolPersona', piece: SolPersona, store: 'listeners' });
-	const store = await MemoryStore.open({ storeUrl, namespace: container.memory.config.storeNamespace });
+	const inspect = await StoreInspection.open({ storeUrl, namespace: container.memory.config.storeNamespace });
 	return {
 		fake,
 		client,
 		storeUrl,
-		store,
+		inspect,
 		async stop() {
-			await store.close();
+			await inspect.close();
 			await client.destroy();
 			await fake.close();
 			rmSync(dir, { recursive: true, force: true });
@@ -171,13 +171,6 @@ export async function ephemeralAnswer(
 	const data = ((request.body as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
 	expect(Number(data.flags ?? 0) & MessageFlags.Ephemeral, `the answer to ${interaction.id} is ephemeral`).toBe(MessageFlags.Ephemeral);
 	return { content: String(data.content ?? ''), data, request };
-}
-
-/** Every stored key whose value mentions `text`: a scan of the whole store, for erasure checks. */
-export async function keysHolding(store: MemoryStore, text: string): Promise<string[]> {
-	const keys: string[] = [];
-	for await (const [key, value] of store.keyv.iterator!(undefined)) if (JSON.stringify(value).includes(text)) keys.push(String(key));
-	return keys;
 }
 
 const ids = new SnowflakeGenerator();

@@ -124,39 +124,44 @@ function postgresBin(): string | null {
 export async function privatePostgres(): Promise<PrivateServer> {
 	const bin = postgresBin();
 	const port = await freePort();
-	const skipReason = !bin
-		? 'pg_config is not on PATH (Debian: apt-get install postgresql)'
-		: process.getuid?.() !== 0
-			? 'a private PostgreSQL cluster needs root, to run initdb and pg_ctl as the postgres user'
-			: null;
+	const skipReason = bin
+		? process.getuid?.() === 0
+			? null
+			: 'a private PostgreSQL cluster needs root, to run initdb and pg_ctl as the postgres user'
+		: 'pg_config is not on PATH (Debian: apt-get install postgresql)';
 	const dir = skipReason ? '' : mkdtempSync(join(tmpdir(), 'memory-postgres-'));
 	const asPostgres = (command: string) => execFileSync('su', ['postgres', '-c', command], { stdio: 'pipe', timeout: 30_000 });
 	const pgCtl = (args: string) => asPostgres(`${bin}/pg_ctl -D ${dir}/data ${args}`);
 	let initialised = false;
 	let running = false;
-	const kill = async () => {
-		if (!running) return;
-		pgCtl('-m immediate -w stop');
-		running = false;
-	};
+	const kill = () =>
+		new Promise<void>((resolve) => {
+			if (running) {
+				pgCtl('-m immediate -w stop');
+				running = false;
+			}
+			resolve();
+		});
 	return {
 		name: 'postgres',
 		skipReason,
 		url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-		async start() {
-			if (!initialised) {
-				chownSync(
-					dir,
-					Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
-					Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
-				);
-				asPostgres(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust -E UTF8 --no-sync`);
-				initialised = true;
-			}
-			// fsync off: the test kills the server, never the machine, and the operating system keeps what was written.
-			pgCtl(`-o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off" -l ${dir}/log -w start`);
-			running = true;
-		},
+		start: () =>
+			new Promise<void>((resolve) => {
+				if (!initialised) {
+					chownSync(
+						dir,
+						Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+						Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
+					);
+					asPostgres(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust -E UTF8 --no-sync`);
+					initialised = true;
+				}
+				// fsync off: the test kills the server, never the machine, and the operating system keeps what was written.
+				pgCtl(`-o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off" -l ${dir}/log -w start`);
+				running = true;
+				resolve();
+			}),
 		kill,
 		freeze: null,
 		thaw: null,

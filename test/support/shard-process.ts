@@ -6,6 +6,7 @@
 // The engine alone, not the package root: a shard process of the engine needs neither discord.js nor Sapphire.
 import { MemoryError } from '../../src/engine/errors';
 import { MemoryEngine } from '../../src/engine/MemoryEngine';
+import { flushAuthorCounts } from './store-inspection';
 
 interface Call {
 	id: number;
@@ -20,14 +21,12 @@ async function main(): Promise<void> {
 		logger: { warn: () => undefined, error: (...values: unknown[]) => console.error(`[shard ${process.env.SHARD_NAME}]`, ...values) }
 	});
 	const methods = engine as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-	// What the engine's timer does every ten minutes: write the author counts held in memory.
-	const flushAuthorCounts = () => (engine as unknown as { parts: { ledger: { authors: { flush(): Promise<void> } } } }).parts.ledger.authors.flush();
 	process.on('message', (call: Call) => {
 		const run =
 			call.method === 'exit'
 				? engine.close().then(() => process.disconnect())
 				: call.method === 'flushAuthorCounts'
-					? flushAuthorCounts()
+					? flushAuthorCounts(engine)
 					: Promise.resolve().then(() => methods[call.method]!.apply(engine, call.args));
 		run.then(
 			(result) => process.connected && process.send!({ id: call.id, ok: true, result }),

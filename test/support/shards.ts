@@ -43,32 +43,9 @@ export class ShardProcess {
 		});
 	}
 
-	/** Starts a shard process on `config` (store URL and namespace included); resolves once its engine is open. */
-	public static async start(name: string, config: Partial<MemoryConfig>): Promise<ShardProcess> {
-		const child = fork(join(__dirname, 'shard-process.ts'), [], {
-			execArgv: ['--import', 'tsx'],
-			env: { ...process.env, SHARD_NAME: name, SHARD_CONFIG: JSON.stringify(config) },
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
-		});
-		const [message] = (await Promise.race([
-			once(child, 'message'),
-			once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited with code ${code} before it was ready`)))
-		])) as [{ ready?: boolean }];
-		if (!message.ready) throw new Error(`${name} did not start`);
-		return new ShardProcess(name, child);
-	}
-
 	/** Runs `memory.<method>(...args)` in the shard process. */
 	public call<K extends EngineMethod>(method: K, ...args: Parameters<MemoryEngine[K]>): Promise<Awaited<ReturnType<MemoryEngine[K]>>> {
 		return this.send(method, args) as Promise<Awaited<ReturnType<MemoryEngine[K]>>>;
-	}
-
-	private send(method: string, args: unknown[]): Promise<unknown> {
-		const id = this.nextId++;
-		return new Promise((resolve, reject) => {
-			this.pending.set(id, { resolve, reject });
-			this.child.send({ id, method, args });
-		});
 	}
 
 	/** Writes the author counts the shard holds in memory, as the engine's timer does every ten minutes. */
@@ -84,5 +61,28 @@ export class ShardProcess {
 		const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
 		await exited;
 		clearTimeout(timer);
+	}
+
+	private send(method: string, args: unknown[]): Promise<unknown> {
+		const id = this.nextId++;
+		return new Promise((resolve, reject) => {
+			this.pending.set(id, { resolve, reject });
+			this.child.send({ id, method, args });
+		});
+	}
+
+	/** Starts a shard process on `config` (store URL and namespace included); resolves once its engine is open. */
+	public static async start(name: string, config: Partial<MemoryConfig>): Promise<ShardProcess> {
+		const child = fork(join(__dirname, 'shard-process.ts'), [], {
+			execArgv: ['--import', 'tsx'],
+			env: { ...process.env, SHARD_NAME: name, SHARD_CONFIG: JSON.stringify(config) },
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+		});
+		const [message] = (await Promise.race([
+			once(child, 'message'),
+			once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited with code ${code} before it was ready`)))
+		])) as [{ ready?: boolean }];
+		if (!message.ready) throw new Error(`${name} did not start`);
+		return new ShardProcess(name, child);
 	}
 }

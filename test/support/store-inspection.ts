@@ -1,0 +1,692 @@
+/**
+ * The one place the tests know how the engine lays memory out in its store. Behaviour tests go through
+ * MemoryEngine's public API (and the plugin through a real client); a test that must look at what the
+ * store holds, or damage it, names the thing it looks at here (a conversation's short-term entry, the
+ * archive of a scope, a member's author index, a directory, settings, long-term memory, a registry
+ * bucket) and never a key. The raw rows (the SQLite file through the `sqlite3` command, a server's
+ * through keyv's iterator) and the whole-store checks (`checkStore`, `readThroughEngine`) live here too.
+ *
+ * The engine's own modules only, never the package root: shard and crash child processes load this
+ * without discord.js.
+ */
+import { execFileSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { Archive } from '../../src/engine/archive/Archive';
+import { type MemoryConfig, resolveConfig } from '../../src/engine/config';
+import { entryLifetimeMs } from '../../src/engine/ledger/entries';
+import { LISTING_SLACK_MS } from '../../src/engine/ledger/ScopeDirectory';
+import type { MemoryEngine } from '../../src/engine/MemoryEngine';
+import type {
+	ArchiveHead,
+	AuthorListings,
+	Listings,
+	ServerSettings,
+	ShortTermEntry,
+	StoredMessage,
+	StoredTopics,
+	SweepLease,
+	Tombstones,
+	UserProfile,
+	UserSettings
+} from '../../src/engine/schemas';
+import { sqlitePath } from '../../src/engine/store/backends';
+import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
+import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
+import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/store/Registry';
+
+const DAY = 86_400_000;
+
+/** Where a store lives: its URL and the namespace its keys are under. */
+export interface StoreLocation {
+	storeUrl: string;
+	namespace: string;
+}
+
+/** One conversation of one persona: the member, the channel, the server (null in a DM). */
+export interface ConversationPlace {
+	userId: string;
+	serverId: string | null;
+	channelId: string;
+	personaId?: string | null;
+}
+
+// Scope keys ----------------------------------------------------------------------------------------
+
+const personaSuffix = (personaId?: string | null) => (personaId ? `:${personaId}` : '');
+
+/**
+ * The key of a member's own conversation in a channel, `shortterm:user:<userId>:<channelId>[:<personaId>]`.
+ * Stated here rather than taken from the engine: it is public (recordTurn returns it, the CLI prints it,
+ * the README documents it), so the tests pin it.
+ */
+export function userScopeKey(userId: string, channelId: string, personaId?: string | null): string {
+	return `shortterm:user:${userId}:${channelId}${personaSuffix(personaId)}`;
+}
+
+/** The key of a guild channel's shared conversation, `shortterm:server:<serverId>:<channelId>[:<personaId>]` (public, as above). */
+export function serverScopeKey(serverId: string, channelId: string, personaId?: string | null): string {
+	return `shortterm:server:${serverId}:${channelId}${personaSuffix(personaId)}`;
+}
+
+/** The scope contexts read for a conversation: the server scope in a guild, the user scope in a DM. */
+export function liveScopeKey(where: ConversationPlace): string {
+	return where.serverId === null
+		? userScopeKey(where.userId, where.channelId, where.personaId)
+		: serverScopeKey(where.serverId, where.channelId, where.personaId);
+}
+
+// Places --------------------------------------------------------------------------------------------
+
+/** One key of the store, named by what it holds; `T` is what the engine keeps there. */
+export class StorePlace<T> {
+	public constructor(
+		/** The key, without the namespace. */
+		public readonly key: string,
+		private readonly store: MemoryStore | null
+	) {}
+
+	/** The value as the engine reads it (its schema applied); undefined when there is none. */
+	public read(): Promise<T | undefined> {
+		return this.open().get<T>(this.key);
+	}
+
+	/** Writes `value` as the engine would (in its envelope), around the engine. */
+	public write(value: T): Promise<void> {
+		return this.open().set(this.key, value);
+	}
+
+	/** Writes the stored value with `changes` merged in; the value must be there. */
+	public async patch(changes: Partial<T>): Promise<void> {
+		const current = await this.read();
+		if (current === undefined) throw new Error(`${this.key}: nothing stored to change`);
+		await this.write({ ...current, ...changes });
+	}
+
+	/** What keyv holds under the key: the engine's envelope `{ v, d }`, unchecked. */
+	public raw(): Promise<unknown> {
+		return this.open().keyv.get(this.key);
+	}
+
+	/** Writes `value` under the key as it is, around the engine's envelope: what a bug, a hand edit or an older version leaves. */
+	public async damage(value: unknown): Promise<void> {
+		await this.open().keyv.set(this.key, value);
+	}
+
+	/** The key as the adapter holds it, under `namespace`. */
+	public inNamespace(namespace = 'memory'): string {
+		return `${namespace}:${this.key}`;
+	}
+
+	/** The raw row of this key among `rows` (see {@link rawRows}). */
+	public rowIn(rows: readonly string[]): string | undefined {
+		return rows.find((row) => row.split(' ')[0]!.endsWith(this.key));
+	}
+
+	private open(): MemoryStore {
+		if (!this.store) throw new Error(`${this.key}: named without a store, it cannot be read or written`);
+		return this.store;
+	}
+}
+
+/** The archive of one live scope: its head, chunks, markers and tombstones. */
+export class ScopeArchive {
+	/** How many chunks the archive has, and the first one kept. */
+	public readonly head: StorePlace<ArchiveHead>;
+	/** Message id → time, for the messages erased from it. */
+	public readonly tombstones: StorePlace<Tombstones>;
+
+	public constructor(
+		public readonly scopeKey: string,
+		private readonly store: MemoryStore | null
+	) {
+		this.head = new StorePlace(Keys.archiveHead(scopeKey), store);
+		this.tombstones = new StorePlace(Keys.archiveTombstones(scopeKey), store);
+	}
+
+	public chunk(index: number): StorePlace<StoredMessage[]> {
+		return new StorePlace(Keys.archiveChunk(this.scopeKey, index), this.store);
+	}
+
+	/** The marker that says a message was archived here. */
+	public marker(messageId: string): StorePlace<1> {
+		return new StorePlace(Keys.archiveMarker(this.scopeKey, messageId), this.store);
+	}
+
+	/** Every message the archive stores, oldest first, read straight from the chunks its head names. */
+	public messages(): Promise<StoredMessage[]> {
+		if (!this.store) throw new Error(`${this.scopeKey}: named without a store, its archive cannot be read`);
+		return new Archive(this.store, { retentionMs: 30 * DAY }).read(this.scopeKey);
+	}
+}
+
+/**
+ * A second handle on the engine's store, to read and damage what it holds around the engine. Each
+ * method names a place; the place reads, writes, patches, damages or gives its key.
+ */
+export class StoreInspection {
+	public constructor(
+		/** The second handle on the store; null for an inspection that only names places. */
+		public readonly store: MemoryStore | null,
+		/** Where the store lives; null when it is not known (names only, or a host's Keyv). */
+		public readonly location: StoreLocation | null = null
+	) {}
+
+	/** A conversation's short-term entry, by its scope key (as recordTurn returns it). */
+	public entry(scopeKey: string): StorePlace<ShortTermEntry> {
+		return new StorePlace(scopeKey, this.store);
+	}
+
+	/** A member's own short-term entry of a channel (the user scope). */
+	public userEntry(userId: string, channelId: string, personaId?: string | null): StorePlace<ShortTermEntry> {
+		return this.entry(userScopeKey(userId, channelId, personaId));
+	}
+
+	/** A guild channel's shared short-term entry (the server scope). */
+	public serverEntry(serverId: string, channelId: string, personaId?: string | null): StorePlace<ShortTermEntry> {
+		return this.entry(serverScopeKey(serverId, channelId, personaId));
+	}
+
+	/** The archive of a live scope. */
+	public archive(scopeKey: string): ScopeArchive {
+		return new ScopeArchive(scopeKey, this.store);
+	}
+
+	/** The live scopes holding a member's messages, with their counts. */
+	public authorIndex(authorId: string): StorePlace<AuthorListings> {
+		return new StorePlace(Keys.authorIndex(authorId), this.store);
+	}
+
+	/** The scopes one member wrote, across servers and DMs. */
+	public userDirectory(userId: string): StorePlace<Listings> {
+		return new StorePlace(Keys.userIndex(userId), this.store);
+	}
+
+	/** The server-scope entries of one server. */
+	public serverDirectory(serverId: string): StorePlace<Listings> {
+		return new StorePlace(Keys.serverIndex(serverId), this.store);
+	}
+
+	/** The user-scope entries of one guild channel. */
+	public channelDirectory(serverId: string, channelId: string): StorePlace<Listings> {
+		return new StorePlace(Keys.channelIndex(serverId, channelId), this.store);
+	}
+
+	public userSettings(userId: string): StorePlace<UserSettings> {
+		return new StorePlace(Keys.userSettings(userId), this.store);
+	}
+
+	public serverSettings(serverId: string): StorePlace<ServerSettings> {
+		return new StorePlace(Keys.serverSettings(serverId), this.store);
+	}
+
+	/** A member's long-term profile. */
+	public profile(userId: string): StorePlace<UserProfile> {
+		return new StorePlace(Keys.profile(userId), this.store);
+	}
+
+	/** A member's long-term topic notes, by slug. */
+	public topics(userId: string): StorePlace<StoredTopics> {
+		return new StorePlace(Keys.topics(userId), this.store);
+	}
+
+	/** One bucket of a registry the sweep walks. */
+	public registryBucket(kind: RegistryKind, bucket: number): StorePlace<Record<string, 1>> {
+		return new StorePlace(Keys.registry(kind, bucket), this.store);
+	}
+
+	/** Which process swept last, and when. */
+	public sweepLease(): StorePlace<SweepLease> {
+		return new StorePlace(Keys.sweepLease(), this.store);
+	}
+
+	/** Every id a registry lists, in no particular order. */
+	public registered(kind: RegistryKind): Promise<string[]> {
+		return new Registry(this.opened()).list(kind);
+	}
+
+	/** Every raw row of the store, `key value` (see {@link rawRows}). */
+	public rows(): Promise<string[]> {
+		return rawRows(this.located());
+	}
+
+	/** The raw rows that mention `text`. */
+	public rowsHolding(text: string): Promise<string[]> {
+		return rowsHolding(this.located(), text);
+	}
+
+	/** Every stored key (namespace included, any namespace) whose value mentions `text`: a scan of the whole store, for erasure checks. */
+	public async keysHolding(text: string): Promise<string[]> {
+		const keys: string[] = [];
+		for await (const [key, value] of this.opened().keyv.iterator!(undefined)) if (JSON.stringify(value).includes(text)) keys.push(String(key));
+		return keys;
+	}
+
+	/** Deletes every key of the namespace. */
+	public async clear(): Promise<void> {
+		await this.opened().keyv.clear();
+	}
+
+	public async close(): Promise<void> {
+		await this.store?.close();
+	}
+
+	private opened(): MemoryStore {
+		if (!this.store) throw new Error('this inspection only names places: it has no store');
+		return this.store;
+	}
+
+	private located(): StoreLocation {
+		if (!this.location) throw new Error('this inspection does not know where its store lives');
+		return this.location;
+	}
+
+	/** Opens a second handle on the store at `location`; `close()` closes it. */
+	public static async open(location: StoreLocation): Promise<StoreInspection> {
+		const { storeUrl, namespace } = location;
+		return new StoreInspection(await MemoryStore.open({ storeUrl, namespace }), { storeUrl, namespace });
+	}
+}
+
+/** Names places without a store: their keys, for expectations and for stores a test builds itself. */
+export const layout = new StoreInspection(null);
+
+// Raw keys ------------------------------------------------------------------------------------------
+
+/** Whether a stored key (namespace included or not) is a member's author index. */
+export function isAuthorIndexKey(key: string): boolean {
+	return key.includes(Keys.authorIndex(''));
+}
+
+/** Whether a stored key is an archive's marker of an archived message. */
+export function isArchiveMarkerKey(key: string): boolean {
+	return key.includes(':seen:');
+}
+
+/** Whether a key (without the namespace) is a short-term entry. */
+export function isShortTermKey(key: string): boolean {
+	return key.startsWith('shortterm:');
+}
+
+/** Whether a raw row holds a marker of the message `messageId`, in any archive. */
+export function holdsMarkerOf(messageId: string): (row: string) => boolean {
+	return (row) => row.includes(`:seen:${messageId}`);
+}
+
+/** The kind of a stored key, as the sweep's log counts rows: `archive <part>` for an archive's keys, else its first two parts. */
+export function rowKind(storedKey: string, namespace = 'memory'): string {
+	const parts = storedKey.replace(new RegExp(`^${namespace}:`), '').split(':');
+	return parts[0] === 'archive'
+		? `archive ${parts.find((part) => ['seen', 'chunk', 'head', 'tombstones'].includes(part))}`
+		: parts.slice(0, 2).join(':');
+}
+
+/**
+ * What may still be stored under a member's name after their erasure, as a pattern of stored keys
+ * (namespace included): the users' and authors' registry buckets, which list ids the sweep visits, their
+ * settings, which keep the barrier that stops re-fetched history coming back, and their user directory.
+ */
+export function keysLeftAfterErasure(userId: string, namespace = 'memory'): RegExp {
+	return new RegExp(`^${namespace}:(registry:(users|authors):\\d+|settings:user:${userId}|index:user:${userId})$`);
+}
+
+// Raw rows ------------------------------------------------------------------------------------------
+
+/**
+ * Every key and value the store holds, one `key value` line each, read around the engine: with the
+ * `sqlite3` command on an SQLite file, through a fresh MemoryStore on Redis and PostgreSQL.
+ */
+export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<string[]> {
+	if (storeUrl.startsWith('sqlite://')) {
+		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), "SELECT key || ' ' || value FROM keyv"], {
+			encoding: 'utf8',
+			maxBuffer: 512 * 1024 * 1024
+		});
+		return out.split('\n').filter(Boolean);
+	}
+	const store = await MemoryStore.open({ storeUrl, namespace });
+	try {
+		const rows: string[] = [];
+		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.push(`${String(key)} ${JSON.stringify(value)}`);
+		return rows;
+	} finally {
+		await store.close();
+	}
+}
+
+/** The rows that mention `text`. */
+export async function rowsHolding(location: StoreLocation, text: string): Promise<string[]> {
+	return (await rawRows(location)).filter((row) => row.includes(text));
+}
+
+/** The keys of raw rows (see {@link rawRows}), without the namespace. */
+export function keysOfRows(rows: readonly string[], namespace: string): string[] {
+	return rows.map((row) => row.split(' ')[0]!.replace(`${namespace}:`, ''));
+}
+
+/** The rows whose key names what a sweep may delete (everything but settings and the sweep's own lease). */
+export function sweepableRows(rows: readonly string[]): string[] {
+	return rows.filter((row) => !/(^|:)(settings|sweep):/.test(row.split(' ')[0]!));
+}
+
+/** Every stored key and value of an SQLite file, `key` and `value` on two lines, read in this process. */
+export function sqliteFileRows(file: string): Promise<string[]> {
+	const db = new Database(file, { readonly: true });
+	try {
+		return Promise.resolve(
+			db
+				.prepare<[], { key: string; value: string }>('SELECT key, value FROM keyv')
+				.all()
+				.map((row) => `${row.key}\n${row.value}`)
+		);
+	} finally {
+		db.close();
+	}
+}
+
+/** Raw rows of a store: key (without the namespace) → the serialized value as the adapter holds it. */
+export type RawRows = Map<string, string>;
+
+/** Every row of an SQLite store file, read with the `sqlite3` command, around any engine. */
+export function sqliteRows(storeUrl: string, namespace = 'memory'): RawRows {
+	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), 'SELECT key, value FROM keyv'], {
+		encoding: 'utf8',
+		maxBuffer: 512 * 1024 * 1024
+	});
+	const rows = out.trim() ? (JSON.parse(out) as { key: string; value: string }[]) : [];
+	return new Map(rows.map(({ key, value }) => [key.startsWith(`${namespace}:`) ? key.slice(namespace.length + 1) : key, value]));
+}
+
+/** Every live row of a store on any backend, around the engine: `sqliteRows` on a file, keyv's iterator on a server. */
+export async function storeRows({ storeUrl, namespace }: StoreLocation): Promise<RawRows> {
+	if (storeUrl.startsWith('sqlite://')) return sqliteRows(storeUrl, namespace);
+	const store = await MemoryStore.open({ storeUrl, namespace });
+	try {
+		const rows: RawRows = new Map();
+		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.set(String(key), JSON.stringify({ value }));
+		return rows;
+	} finally {
+		await store.close();
+	}
+}
+
+// Whole-store checks --------------------------------------------------------------------------------
+
+/** What a store holds, decoded; rows that do not decode are listed in `problems`. */
+export interface DecodedStore {
+	values: Map<string, unknown>;
+	problems: string[];
+}
+
+/** Decodes each row as keyv and the engine store it (`{ value: { v, d }, expires }`); rows past their keyv TTL are left out, as keyv does. */
+export function decodeRows(rows: RawRows, now = Date.now()): DecodedStore {
+	const values = new Map<string, unknown>();
+	const problems: string[] = [];
+	for (const [key, raw] of rows) {
+		let row: { value?: { v?: unknown; d?: unknown }; expires?: number | null };
+		try {
+			row = JSON.parse(raw) as typeof row;
+		} catch {
+			problems.push(`${key}: does not parse`);
+			continue;
+		}
+		if (typeof row.expires === 'number' && row.expires < now) continue;
+		if (key === '__ping__') continue;
+		if (row.value?.v !== SCHEMA_VERSION || !('d' in row.value)) {
+			problems.push(`${key}: not a version-${SCHEMA_VERSION} envelope`);
+			continue;
+		}
+		values.set(key, row.value.d);
+	}
+	return { values, problems };
+}
+
+const ARCHIVE_KEY = /^archive:(shortterm:(?:user|server):[^:]+:[^:]+(?::[^:]+)?):(head|tombstones|chunk:(\d+)|seen:(.+))$/;
+
+interface ArchiveKeys {
+	head?: ArchiveHead;
+	tombstones?: Tombstones;
+	chunks: Map<number, StoredMessage[]>;
+	markers: Set<string>;
+}
+
+/**
+ * What "nothing half-written" means, checked on every key of a store:
+ * - every row decodes, with the current schema version;
+ * - each archive's head names chunks that all exist, and no chunk lies outside it; no message is
+ *   archived twice; every archived message has its marker, and every marker names an archived (or
+ *   erased, tombstoned) message, so no marker hides a message from later appends;
+ * - indexes cover the data: every short-term entry is listed in its directories, by a listing at
+ *   least as new as it; every member's message in a live entry or archive is listed in the member's
+ *   author index; every directory, archive and author index is in its registry.
+ * Returns the problems found, empty when none. `config` gives the entries' lifetimes (the defaults
+ * unless a test changed them).
+ */
+export function checkStore(store: DecodedStore, config: MemoryConfig = resolveConfig({}, {})): string[] {
+	const { values } = store;
+	const problems = [...store.problems];
+	const archives = new Map<string, ArchiveKeys>();
+	const archiveOf = (scope: string) => archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set() }).get(scope)!;
+	const registered = new Map<string, Set<string>>();
+	for (let bucket = 0; bucket < REGISTRY_BUCKETS; bucket++) {
+		for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
+			const ids = Object.keys((values.get(Keys.registry(kind, bucket)) as Record<string, 1> | undefined) ?? {});
+			registered.set(kind, new Set([...(registered.get(kind) ?? []), ...ids]));
+		}
+	}
+	const entries = new Map<string, ShortTermEntry>();
+	for (const [key, value] of values) {
+		const archive = ARCHIVE_KEY.exec(key);
+		if (archive) {
+			const [, scope, part, chunk, marker] = archive;
+			const keys = archiveOf(scope!);
+			if (part === 'head') keys.head = value as ArchiveHead;
+			else if (part === 'tombstones') keys.tombstones = value as Tombstones;
+			else if (chunk === undefined) keys.markers.add(marker!);
+			else keys.chunks.set(Number(chunk), value as StoredMessage[]);
+		} else if (key.startsWith('shortterm:')) {
+			entries.set(key, value as ShortTermEntry);
+		} else if (key.startsWith('index:') && !key.startsWith('index:author:')) {
+			// `index:<kind>:<id>`; a channel's id is `<serverId>:<channelId>`.
+			const [, kind, ...id] = key.split(':');
+			if (!registered.get(`${kind}s`)?.has(id.join(':'))) problems.push(`${key}: not in registry:${kind}s`);
+		} else if (key.startsWith('index:author:')) {
+			if (!registered.get('authors')?.has(key.slice('index:author:'.length))) problems.push(`${key}: not in registry:authors`);
+		}
+	}
+
+	/** Live scope → the members' messages it holds (entry and archive). */
+	const held = new Map<string, StoredMessage[]>();
+	for (const [scope, archive] of archives) {
+		const messages: StoredMessage[] = [];
+		const first = archive.head?.first ?? 0;
+		const end = archive.head?.chunks ?? 0;
+		for (let index = first; index < end; index++) {
+			const chunk = archive.chunks.get(index);
+			if (chunk) messages.push(...chunk);
+			else problems.push(`${scope}: head names chunk ${index}, which is missing`);
+		}
+		for (const index of archive.chunks.keys())
+			if (index < first || index >= end) problems.push(`${scope}: chunk ${index} lies outside its head (${first}..${end - 1})`);
+		const ids = new Set<string>();
+		for (const message of messages) {
+			if (ids.has(message.id)) problems.push(`${scope}: message ${message.id} archived twice`);
+			ids.add(message.id);
+			if (!archive.markers.has(message.id)) problems.push(`${scope}: message ${message.id} archived without its marker`);
+		}
+		for (const id of archive.markers)
+			if (!ids.has(id) && !(id in (archive.tombstones ?? {})))
+				problems.push(`${scope}: marker of ${id} names no archived message (it would hide it)`);
+		if (archive.head && !registered.get('archives')?.has(scope)) problems.push(`${scope}: archive not in registry:archives`);
+		held.set(scope, messages);
+	}
+
+	for (const [key, entry] of entries) {
+		const parts = parseScopeKey(key);
+		if (!parts) {
+			problems.push(`${key}: not a scope key`);
+			continue;
+		}
+		const directories =
+			parts.scope === 'server'
+				? [Keys.serverIndex(parts.ownerId)]
+				: [Keys.userIndex(parts.ownerId), ...(entry.serverId === DM_SERVER_ID ? [] : [Keys.channelIndex(entry.serverId, entry.channelId)])];
+		for (const directory of directories) {
+			const listing = (values.get(directory) as Listings | undefined)?.[key];
+			if (!listing) {
+				problems.push(`${key}: not listed in ${directory}`);
+				continue;
+			}
+			const expiresAt = entry.lastUpdated + entryLifetimeMs(entry, config);
+			// A steady conversation's listing is written ahead of time (see LISTING_SLACK_MS): it must cover the entry's whole life.
+			if (listing.expiresAt < expiresAt) {
+				problems.push(`${key}: listed in ${directory} until ${listing.expiresAt}, before the entry expires (${expiresAt})`);
+			} else if (listing.lastUpdated < entry.lastUpdated - LISTING_SLACK_MS)
+				problems.push(`${key}: listed in ${directory} as of ${listing.lastUpdated}, far older than the entry (${entry.lastUpdated})`);
+		}
+		if (parts.scope === 'server' || entry.serverId === DM_SERVER_ID) held.set(key, [...(held.get(key) ?? []), ...entry.messages]);
+	}
+
+	for (const [scope, messages] of held) {
+		const authors = new Set(messages.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])));
+		for (const authorId of authors) {
+			if (!(values.get(Keys.authorIndex(authorId)) as AuthorListings | undefined)?.[scope])
+				problems.push(`${scope}: holds messages of ${authorId}, whose author index does not list it`);
+		}
+	}
+	return problems;
+}
+
+/**
+ * Reads everything a store holds through the engine, as members and the bot would: a context for
+ * every live scope (within its budget), status and export of every member. Returns what failed.
+ */
+export async function readThroughEngine(engine: MemoryEngine, store: DecodedStore): Promise<string[]> {
+	const problems: string[] = [];
+	const users = new Set<string>();
+	const scopes: { userId: string; serverId: string | null; channelId: string; personaId: string | null }[] = [];
+	for (const [key, value] of store.values) {
+		if (key.startsWith('index:user:') || key.startsWith('index:author:')) users.add(key.split(':')[2]!);
+		const parts = parseScopeKey(key);
+		if (!parts) continue;
+		const entry = value as ShortTermEntry;
+		if (parts.scope === 'user') users.add(parts.ownerId);
+		// The live scope: the server scope in a guild, the user scope in a DM.
+		if (parts.scope === 'server')
+			scopes.push({
+				userId: entry.messages.find((message) => message.role === 'user')?.authorId ?? '1',
+				serverId: parts.ownerId,
+				channelId: parts.channelId,
+				personaId: parts.personaId
+			});
+		else if (entry.serverId === DM_SERVER_ID)
+			scopes.push({ userId: parts.ownerId, serverId: null, channelId: parts.channelId, personaId: parts.personaId });
+	}
+	for (const scope of scopes) {
+		try {
+			const context = await engine.buildContext({ ...scope, query: 'what did we say', tokenBudget: 800 });
+			if (context.tokens > 800) problems.push(`context of ${JSON.stringify(scope)}: ${context.tokens} tokens over the budget of 800`);
+		} catch (error) {
+			problems.push(`context of ${JSON.stringify(scope)}: ${(error as Error).message}`);
+		}
+	}
+	for (const userId of users) {
+		try {
+			await engine.status(userId);
+			await engine.exportUser(userId);
+		} catch (error) {
+			problems.push(`status or export of ${userId}: ${(error as Error).message}`);
+		}
+	}
+	return problems;
+}
+
+/** Live scope → the ids of the messages its archive holds (the chunks its head names). */
+export function archivedIds(store: DecodedStore): Map<string, Map<string, number>> {
+	const heads = new Map<string, ArchiveHead>();
+	for (const [key, value] of store.values) {
+		const match = ARCHIVE_KEY.exec(key);
+		if (match?.[2] === 'head') heads.set(match[1]!, value as ArchiveHead);
+	}
+	const archived = new Map<string, Map<string, number>>();
+	for (const [scope, head] of heads) {
+		const ids = new Map<string, number>();
+		for (let index = head.first ?? 0; index < head.chunks; index++) {
+			for (const message of (store.values.get(Keys.archiveChunk(scope, index)) as StoredMessage[] | undefined) ?? [])
+				ids.set(message.id, (ids.get(message.id) ?? 0) + 1);
+		}
+		archived.set(scope, ids);
+	}
+	return archived;
+}
+
+/**
+ * A Keyv store over a Map whose every write (`set`, `setMany`, `delete`, `deleteMany`) lands whole,
+ * as one SQL statement does on SQLite, and which keeps the state after each: the states a process
+ * killed between two writes leaves behind.
+ */
+export class SnapshotStore {
+	public readonly states: RawRows[] = [];
+
+	public constructor(public readonly data: RawRows = new Map()) {}
+
+	public get(key: string): Promise<string | undefined> {
+		return Promise.resolve(this.data.get(key));
+	}
+
+	public getMany(keys: string[]): Promise<(string | undefined)[]> {
+		return Promise.resolve(keys.map((key) => this.data.get(key)));
+	}
+
+	public set(key: string, value: string): Promise<boolean> {
+		this.data.set(key, value);
+		this.snapshot();
+		return Promise.resolve(true);
+	}
+
+	public setMany(entries: { key: string; value: string }[]): Promise<boolean[]> {
+		for (const { key, value } of entries) this.data.set(key, value);
+		this.snapshot();
+		return Promise.resolve(entries.map(() => true));
+	}
+
+	public delete(key: string): Promise<boolean> {
+		const had = this.data.delete(key);
+		this.snapshot();
+		return Promise.resolve(had);
+	}
+
+	public deleteMany(keys: string[]): Promise<boolean> {
+		for (const key of keys) this.data.delete(key);
+		this.snapshot();
+		return Promise.resolve(true);
+	}
+
+	public has(key: string): Promise<boolean> {
+		return Promise.resolve(this.data.has(key));
+	}
+
+	public clear(): Promise<void> {
+		this.data.clear();
+		return Promise.resolve();
+	}
+
+	private snapshot(): void {
+		this.states.push(new Map(this.data));
+	}
+
+	/** The rows as `sqliteRows` gives them: keys without the namespace. */
+	public static rows(state: RawRows, namespace = 'memory'): RawRows {
+		return new Map([...state].map(([key, value]) => [key.startsWith(`${namespace}:`) ? key.slice(namespace.length + 1) : key, value]));
+	}
+}
+
+// Engine internals ----------------------------------------------------------------------------------
+
+/**
+ * Writes the author counts an engine holds in memory, as its timer does every ten minutes. No public
+ * call does this but `close()`, which also ends the engine; shard tests need it while both run.
+ */
+export function flushAuthorCounts(engine: MemoryEngine): Promise<void> {
+	return (engine as unknown as { parts: { ledger: { authors: { flush(): Promise<void> } } } }).parts.ledger.authors.flush();
+}
