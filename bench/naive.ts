@@ -1,4 +1,4 @@
-import { tokenCount } from '../src/engine';
+import { tokenCount } from './engine';
 import type { MemoryTurn } from '../src/engine';
 
 /** A message as the naive reference keeps it. */

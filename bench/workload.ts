@@ -1,7 +1,8 @@
 // The engine's own modules, not the package's entry: that one loads discord.js and Sapphire too, which a bot
 // loads anyway and which would count in the memory section's figure (some 38 MiB).
 import type { MemoryConfig } from '../src/engine';
-import { MemoryEngine } from '../src/engine';
+import type { MemoryEngine } from '../src/engine';
+import { MemoryEngine as Engine } from './engine';
 import type { ContextRequest, MemoryTurn } from '../src/engine';
 import type { ChatCorpus } from './corpus';
 import { engineLogger } from './log';
@@ -163,5 +164,5 @@ export function messagesIn(turn: MemoryTurn): number {
 
 /** Opens an engine for the bench: no background sweep, the workload's clock, no settings from the environment. */
 export function openEngine(storeUrl: string, clock: BenchClock, config: Partial<MemoryConfig> = {}): Promise<MemoryEngine> {
-	return MemoryEngine.open({ storeUrl, env: {}, config: { sweepIntervalMinutes: 0, ...config }, now: clock.now, logger: engineLogger });
+	return Engine.open({ storeUrl, env: {}, config: { sweepIntervalMinutes: 0, ...config }, now: clock.now, logger: engineLogger });
 }

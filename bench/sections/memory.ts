@@ -43,8 +43,9 @@ async function childProgram(): Promise<ChildProgram> {
 			format: 'cjs',
 			target: 'node20',
 			packages: 'external',
-			// The only bundled module reading __dirname is bench/corpus.ts (it finds the fixture from there).
-			define: { __dirname: JSON.stringify(benchDirectory) },
+			// The only bundled module reading __dirname is bench/corpus.ts (it finds the fixture from there);
+			// bench/engine.ts takes the engine bundled in rather than bundling it again.
+			define: { __dirname: JSON.stringify(benchDirectory), 'process.env.BENCH_ENGINE_BUNDLED': '"1"' },
 			logLevel: 'silent'
 		});
 		return {

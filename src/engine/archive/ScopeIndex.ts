@@ -1,8 +1,9 @@
 import type { StoredMessage } from '../schemas';
-import { MessageColumns } from './index/MessageColumns';
+import { appendMessage } from './index/append';
+import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE } from './index/columns';
+import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
-import { TermColumns } from './index/TermColumns';
 import { tokenize } from './index/terms';
 
 export type { PlaceHit } from './index/rank';
@@ -14,39 +15,61 @@ export interface SearchHit {
 }
 
 /**
- * A BM25 index over one scope's archive, appended to in place as turns arrive: its messages as columns
- * ({@link MessageColumns}) and their words as integers ({@link TermColumns}), ranked by {@link rank}.
+ * A BM25 index over one scope's archive, appended to in place as turns arrive. It keeps no message objects:
+ * its messages are columns (ids, texts, times, speakers) from which the messages a query returns are made,
+ * and their words are integers in typed arrays: per-message figures in `stats`; up to {@link SCANNED_INDEX_MAX}
+ * messages each message's `(term key, count)` pairs, which a query scans; past it postings by term. The
+ * garbage collector sees a few arrays, whatever the archive's size.
+ *
+ * The columns ({@link IndexColumns}) are read and written in place by `index/append.ts` (adding) and `index/rank.ts`
+ * (ranking), which reach them directly: a reply reads them for every hit, and going through accessors instead cost
+ * a fifth of a context's time in the benchmark (`npm run bench -- --only=latency`, context p50 0.42 ms against 0.52).
  */
-export class ScopeIndex {
-	private messages: MessageColumns;
-	private words: TermColumns;
+export class ScopeIndex implements IndexColumns {
+	public ids: string[] = [];
+	public texts: string[] = [];
+	/** A plain array of numbers: for the few messages of most channels, cheaper than a typed array's own objects. */
+	public times: number[] = [];
+	public speakers: Speaker[] = [];
+	/** Past a few dozen speakers: each speaker's number, by its fields. */
+	public speakerNumbers: Map<string, number> | null = null;
+	/** Past {@link SCANNED_INDEX_MAX}, the places in the order of their ids, for a binary search (below it a scan is as quick). */
+	public order: Int32Array<ArrayBuffer> | null = null;
+	/** Per message, {@link STRIDE} figures (see {@link TEXT_LENGTH}). */
+	public stats: Int32Array<ArrayBuffer> = new Int32Array(STRIDE * 4);
+	/** Below {@link SCANNED_INDEX_MAX}: each message's `(term key, count)` pairs, from its `TERMS_START`. */
+	public terms: Int32Array<ArrayBuffer> | null = new Int32Array(32);
+	public termsUsed = 0;
+	/** Past {@link SCANNED_INDEX_MAX}: postings by term key. */
+	public postings: PostingBlocks | null = null;
+	public textTotal = 0;
+	public aroundTotal = 0;
+	public nameTotal = 0;
+	public messageBytes = 0;
 
 	/** `scannedUpTo`: messages up to which queries scan each message's terms (see {@link SCANNED_INDEX_MAX}). */
-	public constructor(private readonly scannedUpTo = SCANNED_INDEX_MAX) {
-		this.messages = new MessageColumns(scannedUpTo);
-		this.words = new TermColumns(scannedUpTo);
-	}
+	public constructor(public readonly scannedUpTo = SCANNED_INDEX_MAX) {}
 
 	/** Messages in the index. */
 	public get size(): number {
-		return this.messages.size;
+		return this.ids.length;
 	}
 
 	/** What the index holds in memory, in bytes, with its messages' ids and text (measured on chat: it errs high by some 10 %). */
 	public get bytes(): number {
+		const speakers = this.speakers.length * 120 + (this.speakerNumbers ? this.speakerNumbers.size * 80 : 0);
 		// The index's own objects and its arrays' headers (typed arrays cost some 250 bytes each), measured.
-		return 1_500 + this.messages.bytes + this.words.bytes;
+		const arrays = this.stats.byteLength + (this.terms?.byteLength ?? 0) + (this.order?.byteLength ?? 0) + (this.postings?.bytes ?? 0);
+		return 1_500 + arrays + speakers + this.messageBytes;
 	}
 
 	/** Adds messages in archive order; a message already indexed is skipped. */
 	public add(messages: readonly StoredMessage[]): void {
 		// Raw tokens of the newest messages, whose surroundings are not complete yet.
-		const recent: Set<string>[] = [];
-		for (let at = Math.max(0, this.size - 2 * AROUND_WINDOW); at < this.size; at++) recent.push(new Set(tokenize(this.messages.textAt(at))));
+		const recent = this.texts.slice(-2 * AROUND_WINDOW).map((text) => new Set(tokenize(text)));
 		for (const message of messages) {
-			if (this.messages.placeOf(message.id) !== undefined) continue;
-			const { at, speaker } = this.messages.append(message);
-			this.words.append(at, message, speaker, recent);
+			if (this.placeOf(message.id) !== undefined) continue;
+			appendMessage(this, message, recent);
 		}
 	}
 
@@ -55,22 +78,42 @@ export class ScopeIndex {
 	 * neighbour's surroundings or in the term counts (removal is rare: an erasure or a sweep).
 	 */
 	public remove(ids: Iterable<string>): void {
-		const gone = new Set([...ids].filter((id) => this.messages.placeOf(id) !== undefined));
+		const gone = new Set([...ids].filter((id) => this.placeOf(id) !== undefined));
 		if (gone.size === 0) return;
 		const kept = [...this.all()].filter((message) => !gone.has(message.id));
-		this.messages = new MessageColumns(this.scannedUpTo);
-		this.words = new TermColumns(this.scannedUpTo);
+		this.ids = [];
+		this.texts = [];
+		this.times = [];
+		this.speakers = [];
+		this.speakerNumbers = null;
+		this.order = null;
+		this.stats = new Int32Array(STRIDE * 4);
+		this.terms = new Int32Array(32);
+		this.termsUsed = 0;
+		this.postings = null;
+		this.textTotal = 0;
+		this.aroundTotal = 0;
+		this.nameTotal = 0;
+		this.messageBytes = 0;
 		this.add(kept);
 	}
 
 	/** Where message `id` is in the index (from 0, oldest first), if it holds it. */
 	public placeOf(id: string): number | undefined {
-		return this.messages.placeOf(id);
+		return placeOf(this, id);
 	}
 
-	/** The message at place `at`, made from the columns. */
+	/** The message at place `at` (from 0, oldest first), made from the columns. */
 	public messageAt(at: number): StoredMessage {
-		return this.messages.messageAt(at, this.words.speakerAt(at));
+		const { role, authorId, authorName, personaId } = this.speakerAt(at);
+		// The fields in the order stored messages have them.
+		const message = { id: this.ids[at]!, role } as StoredMessage;
+		if (authorId !== undefined) message.authorId = authorId;
+		if (authorName !== undefined) message.authorName = authorName;
+		message.text = this.texts[at]!;
+		message.ts = this.times[at]!;
+		if (personaId !== undefined) message.personaId = personaId;
+		return message;
 	}
 
 	/** The message with id `id`, if the index holds it. */
@@ -82,25 +125,25 @@ export class ScopeIndex {
 	// A message's fields by its place, read without making the message: a reply reads them for every hit and its neighbours.
 
 	public idAt(at: number): string {
-		return this.messages.idAt(at);
+		return this.ids[at]!;
 	}
 
 	public timeAt(at: number): number {
-		return this.messages.timeAt(at);
+		return this.times[at]!;
 	}
 
 	public authorIdAt(at: number): string | undefined {
-		return this.messages.speaker(this.words.speakerAt(at)).authorId;
+		return this.speakerAt(at).authorId;
 	}
 
 	/** Tokens of the message's line, counted when the index took it. */
 	public lineTokensAt(at: number): number {
-		return this.words.lineTokensAt(at);
+		return this.stats[STRIDE * at + LINE_TOKENS]!;
 	}
 
 	/** Every message, oldest first. */
 	public *all(): IterableIterator<StoredMessage> {
-		for (let at = 0; at < this.size; at++) yield this.messageAt(at);
+		for (let at = 0; at < this.ids.length; at++) yield this.messageAt(at);
 	}
 
 	/**
@@ -113,6 +156,10 @@ export class ScopeIndex {
 
 	/** {@link search}'s hits as places, which a caller reads field by field: no message is made. */
 	public rank(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): PlaceHit[] {
-		return rank(this.messages, this.words, query, limit, since);
+		return rank(this, query, limit, since);
+	}
+
+	private speakerAt(at: number): Speaker {
+		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
 }

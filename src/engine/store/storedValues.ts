@@ -15,6 +15,7 @@ import {
 	UserProfileSchema,
 	UserSettingsSchema
 } from '../schemas';
+import { isPlainChunk, isPlainEntry, isPlainListings } from './plainValues';
 
 /*
  * What a stored value must look like to be used, by key. A value written by a bug, a hand edit or another
@@ -29,13 +30,13 @@ function orMarker(shape: z.ZodType) {
 	return z.union([z.literal(1), shape]);
 }
 
-/** Key patterns; the first that matches gives the shape. */
-const SHAPES: [RegExp, z.ZodType][] = [
-	[/^shortterm:/, ShortTermEntrySchema],
-	[/^archive:.*:chunk:\d+$/, orMarker(ArchiveChunkSchema)],
+/** Key patterns; the first that matches gives the shape, and for the shapes read on every reply a check at a glance (plainValues.ts). */
+const SHAPES: [RegExp, z.ZodType, ((value: unknown) => boolean)?][] = [
+	[/^shortterm:/, ShortTermEntrySchema, isPlainEntry],
+	[/^archive:.*:chunk:\d+$/, orMarker(ArchiveChunkSchema), isPlainChunk],
 	[/^archive:.*:head$/, orMarker(ArchiveHeadSchema)],
 	[/^archive:.*:tombstones$/, orMarker(TombstonesSchema)],
-	[/^index:(?:user|server|channel):/, ListingsSchema],
+	[/^index:(?:user|server|channel):/, ListingsSchema, isPlainListings],
 	[/^index:author:/, AuthorListingsSchema],
 	[/^settings:user:/, UserSettingsSchema],
 	[/^settings:server:/, ServerSettingsSchema],
@@ -54,8 +55,10 @@ export function unreadableValue(key: string): unknown {
 
 /** `data` as the engine may use it (see the top of this file); archive markers and keys of no known shape pass as they are. */
 export function readStoredValue(key: string, data: unknown): unknown {
-	const shape = SHAPES.find(([pattern]) => pattern.test(key))?.[1];
-	if (!shape) return data;
+	const found = SHAPES.find(([pattern]) => pattern.test(key));
+	if (!found) return data;
+	const [, shape, plain] = found;
+	if (plain?.(data)) return data;
 	const parsed = shape.safeParse(data);
 	return parsed.success ? parsed.data : unreadableValue(key);
 }

@@ -1,8 +1,31 @@
-import type { MessageColumns } from './MessageColumns';
-import { AROUND_BOOST, AROUND_WINDOW, AUTHOR_BOOST, bm25, idf } from './ranking';
+import { AROUND_LENGTH, type IndexColumns, NAME_LENGTH, STRIDE, TERMS_START, TEXT_LENGTH } from './columns';
+import {
+	AROUND_BOOST,
+	AROUND_WINDOW,
+	AUTHOR_BOOST,
+	bm25,
+	COMMON_TERM_MAX_DOCS,
+	COMMON_TERM_MIN_DOCS,
+	COMMON_TERM_SHARE,
+	distinctiveTerms,
+	idf,
+	MAX_POSTINGS_READ
+} from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
-import { AROUND_LENGTH, NAME_LENGTH, STRIDE, TEXT_LENGTH, type TermColumns } from './TermColumns';
 import { termCounts, tokenize } from './terms';
+
+/**
+ * One query term's postings in its two fields, as ranges of the query's scratch (see {@link readings}), and how
+ * many messages hold it in each.
+ */
+interface TermPostings {
+	ownStart: number;
+	ownEnd: number;
+	ownHeld: number;
+	nameStart: number;
+	nameEnd: number;
+	nameHeld: number;
+}
 
 /** A BM25 hit as its place in the index. */
 export interface PlaceHit {
@@ -17,20 +40,20 @@ export interface PlaceHit {
  * author's name. The surroundings are derived from the postings of the words themselves, so the index holds
  * each word of each message once. Queries score in scratch arrays shared by every index.
  */
-export function rank(messages: MessageColumns, words: TermColumns, query: string, limit: number, since: number): PlaceHit[] {
-	const total = messages.size;
+export function rank(index: IndexColumns, query: string, limit: number, since: number): PlaceHit[] {
+	const total = index.ids.length;
 	if (total === 0) return [];
 	const keys = [...termCounts(tokenize(query), 0).keys()];
 	if (keys.length === 0) return [];
-	const terms = words.postingsOf(keys);
+	const terms = postingsOf(index, keys);
 	if (terms.length === 0) return [];
 	const { scores, matched, lastTerm, touched } = scratch(total);
 	const postings = readings(0);
-	const { stats } = words;
+	const { stats, times } = index;
 	let touchedCount = 0;
-	const textAverage = words.textTotal / total;
-	const aroundAverage = words.aroundTotal / total || 1;
-	const nameAverage = words.nameTotal / total || 1;
+	const textAverage = index.textTotal / total;
+	const aroundAverage = index.aroundTotal / total || 1;
+	const nameAverage = index.nameTotal / total || 1;
 	let term = 0;
 	/** Adds one field's score of the current term to a message. */
 	const score = (at: number, value: number) => {
@@ -45,25 +68,25 @@ export function rank(messages: MessageColumns, words: TermColumns, query: string
 		term++;
 		if (ownHeld > 0) {
 			const weight = idf(total, ownHeld);
-			for (let index = ownStart; index < ownEnd; index += 2) {
-				const at = postings[index]!;
-				score(at, weight * bm25(postings[index + 1]!, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
+			for (let slot = ownStart; slot < ownEnd; slot += 2) {
+				const at = postings[slot]!;
+				score(at, weight * bm25(postings[slot + 1]!, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
 			}
 			scoreSurroundings(stats, postings, ownStart, ownEnd, total, aroundAverage, score);
 		}
 		if (nameHeld > 0) {
 			const weight = AUTHOR_BOOST * idf(total, nameHeld);
-			for (let index = nameStart; index < nameEnd; index += 2) {
-				const at = postings[index]!;
-				score(at, weight * bm25(postings[index + 1]!, stats[STRIDE * at + NAME_LENGTH]!, nameAverage));
+			for (let slot = nameStart; slot < nameEnd; slot += 2) {
+				const at = postings[slot]!;
+				score(at, weight * bm25(postings[slot + 1]!, stats[STRIDE * at + NAME_LENGTH]!, nameAverage));
 			}
 		}
 	}
 	// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
 	const { finals, picked } = scratch(total);
-	for (let index = 0; index < touchedCount; index++) {
-		const at = touched[index]!;
-		finals[index] = messages.timeAt(at) >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY;
+	for (let slot = 0; slot < touchedCount; slot++) {
+		const at = touched[slot]!;
+		finals[slot] = times[at]! >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY;
 		scores[at] = 0;
 		matched[at] = 0;
 		lastTerm[at] = 0;
@@ -74,9 +97,9 @@ export function rank(messages: MessageColumns, words: TermColumns, query: string
 		floor = kthLargest(picked.subarray(0, touchedCount), limit);
 	}
 	const ranked: PlaceHit[] = [];
-	for (let index = 0; index < touchedCount; index++) {
-		const value = finals[index]!;
-		if (value >= floor && value !== Number.NEGATIVE_INFINITY) ranked.push({ at: touched[index]!, score: value });
+	for (let slot = 0; slot < touchedCount; slot++) {
+		const value = finals[slot]!;
+		if (value >= floor && value !== Number.NEGATIVE_INFINITY) ranked.push({ at: touched[slot]!, score: value });
 	}
 	// Compared, not subtracted: a difference of scores is a new heap number for every comparison.
 	ranked.sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.at - b.at));
@@ -114,4 +137,62 @@ function scoreSurroundings(
 		add(at, weight * bm25(around[at]!, stats[STRIDE * at + AROUND_LENGTH]!, averageLength));
 		around[at] = 0;
 	}
+}
+
+/**
+ * The query's distinctive terms that the index knows (see {@link COMMON_TERM_SHARE}), with their postings copied
+ * to the query's scratch: the newest {@link MAX_POSTINGS_READ} of each.
+ */
+function postingsOf(index: IndexColumns, keys: readonly number[]): TermPostings[] {
+	const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, index.ids.length * COMMON_TERM_SHARE));
+	const { postings } = index;
+	if (!postings) return distinctiveTerms(scannedTerms(index, keys), common);
+	// Counted first, so that the postings of a common term are never copied.
+	const chosen = distinctiveTerms(
+		keys.map((key) => ({ key, ownHeld: postings.held(key), nameHeld: postings.held(key | 1) })),
+		common
+	);
+	let cursor = 0;
+	return chosen.map(({ key, ownHeld, nameHeld }) => {
+		const ownStart = cursor;
+		cursor = postings.read(key, MAX_POSTINGS_READ, cursor);
+		const nameStart = cursor;
+		cursor = nameHeld > 0 ? postings.read(key | 1, MAX_POSTINGS_READ, cursor) : cursor;
+		return { ownStart, ownEnd: nameStart, ownHeld, nameStart, nameEnd: cursor, nameHeld };
+	});
+}
+
+/** Every query term's postings, from a scan of each message's terms (below the index's scanned size). */
+function scannedTerms(index: IndexColumns, keys: readonly number[]): TermPostings[] {
+	const found = keys.map(() => ({ own: [] as number[], name: [] as number[] }));
+	const slots = new Map<number, number>();
+	keys.forEach((key, slot) => {
+		slots.set(key, slot);
+		slots.set(key | 1, slot);
+	});
+	const terms = index.terms!;
+	const { stats } = index;
+	const total = index.ids.length;
+	for (let at = 0; at < total; at++) {
+		const end = at + 1 < total ? stats[STRIDE * (at + 1) + TERMS_START]! : index.termsUsed;
+		for (let pair = stats[STRIDE * at + TERMS_START]!; pair < end; pair += 2) {
+			const key = terms[pair]!;
+			const slot = slots.get(key);
+			if (slot === undefined) continue;
+			((key & 1) === 0 ? found[slot]!.own : found[slot]!.name).push(at, terms[pair + 1]!);
+		}
+	}
+	// As from postings, a term's newest MAX_POSTINGS_READ only.
+	let cursor = 0;
+	const copy = (list: number[]) => {
+		const kept = list.length > 2 * MAX_POSTINGS_READ ? list.slice(-2 * MAX_POSTINGS_READ) : list;
+		readings(cursor + kept.length).set(kept, cursor);
+		return (cursor += kept.length);
+	};
+	return found.map(({ own, name }) => {
+		const ownStart = cursor;
+		const ownEnd = copy(own);
+		const nameStart = cursor;
+		return { ownStart, ownEnd, ownHeld: own.length / 2, nameStart, nameEnd: copy(name), nameHeld: name.length / 2 };
+	});
 }
