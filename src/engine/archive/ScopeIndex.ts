@@ -21,9 +21,8 @@ export interface SearchHit {
  * messages each message's `(term key, count)` pairs, which a query scans; past it postings by term. The
  * garbage collector sees a few arrays, whatever the archive's size.
  *
- * The columns ({@link IndexColumns}) are read and written in place by `index/append.ts` (adding) and `index/rank.ts`
- * (ranking), which reach them directly: a reply reads them for every hit, and going through accessors instead cost
- * a fifth of a context's time in the benchmark (`npm run bench -- --only=latency`, context p50 0.42 ms against 0.52).
+ * The columns ({@link IndexColumns}) are read and written in place by `index/append.ts` (adding a message) and
+ * `index/rank.ts` (scoring a query): this class holds them and answers for one message by its place.
  */
 export class ScopeIndex implements IndexColumns {
 	public ids: string[] = [];
