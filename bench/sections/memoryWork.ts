@@ -16,28 +16,30 @@ export function collectedMemory(): MemoryReading {
 }
 
 /**
- * V8's memory reducer compacts the heap some 15 to 20 s after the last full collection when allocation has stopped: the wait is
- * at least this long, then lasts until the RSS has held still (within 1 %) for a few seconds, or the longest wait has passed.
+ * V8's memory reducer hands back the heap room that garbage took once allocation has stopped, but when it starts depends on
+ * when the last full collection ran: within 20 s of the work in one run here, after 90 s in another. The RSS holding still says
+ * nothing until it has: the wait lasts until the heap V8 keeps is back near what it uses (it was 1.8× before, 1.04× after)
+ * and the RSS has held still (within 1 %) for a few seconds, at least {@link MIN_WAIT_SECONDS}, at most {@link MAX_WAIT_SECONDS}.
  */
 const MIN_WAIT_SECONDS = 25;
 const STILL_SECONDS = 5;
-const MAX_WAIT_SECONDS = 60;
+const MAX_WAIT_SECONDS = 180;
+const HANDED_BACK = 1.2;
 
-/**
- * The RSS once the process has been idle long enough for V8 to hand back the heap room that garbage took
- * (its memory reducer runs after allocation stops): read each second until it holds still.
- */
+/** The RSS once the process has been idle long enough for V8 to hand back the heap room that garbage took: read each second. */
 async function idleMemory(): Promise<MemoryReading & { waitedSeconds: number }> {
 	let lowest = process.memoryUsage().rss;
 	let still = 0;
 	let waited = 0;
-	while ((waited < MIN_WAIT_SECONDS || still < STILL_SECONDS) && waited < MAX_WAIT_SECONDS) {
+	let handedBack = false;
+	while ((waited < MIN_WAIT_SECONDS || still < STILL_SECONDS || !handedBack) && waited < MAX_WAIT_SECONDS) {
 		await new Promise((resolve) => setTimeout(resolve, 1_000));
 		waited++;
-		const { rss } = process.memoryUsage();
+		const { rss, heapTotal, heapUsed } = process.memoryUsage();
 		if (rss < lowest * 0.99) still = 0;
 		else still++;
 		lowest = Math.min(lowest, rss);
+		handedBack = heapTotal <= heapUsed * HANDED_BACK;
 	}
 	const { rss, heapUsed } = process.memoryUsage();
 	return { rss, heapUsed, waitedSeconds: waited };
