@@ -200,7 +200,8 @@ export function renderMemory(memory: NonNullable<BenchResults['memory']>): strin
 					'The process also holds the bench\'s text generator (a few MiB, in "before" already) and one latency per operation.',
 					'Just after the work, V8 still holds as heap the room the garbage of the last turns took; left idle, it hands that back ' +
 						'once its memory reducer runs, which can take from seconds to more than a minute (settled: read once the heap it keeps ' +
-						'is back near what it uses). The engine is loaded without discord.js and Sapphire, which a bot loads anyway (some 38 MiB more).'
+						'is back near what it uses). The engine is loaded without discord.js and Sapphire, which a bot loads anyway ' +
+						'(some 38 MiB more).'
 				]
 			)
 		);
