@@ -43,8 +43,10 @@ const entry = fc.record({
 	turnsSinceRefresh: fc.integer({ min: 0, max: 50 }),
 	digest: nullable(fc.array(digestLine, { maxLength: 3 }))
 });
+/** A directory lists entries by their scope keys, as the engine writes them. */
+const scopeKey = fc.stringMatching(/^shortterm:(user|server):\d{1,20}:\d{1,20}(:[a-z]{1,8})?$/);
 const listing = fc.record({
-	key: text,
+	key: scopeKey,
 	scope: fc.constantFrom('user', 'server'),
 	serverId: id,
 	channelId: id,
@@ -54,7 +56,7 @@ const listing = fc.record({
 	lastUpdated: time,
 	expiresAt: time
 });
-const listings = fc.dictionary(text, listing, { maxKeys: 3 });
+const listings = fc.dictionary(scopeKey, listing, { maxKeys: 3 });
 
 /** Any JSON-like value, to put where a field was. */
 const junk = fc.oneof(
@@ -130,5 +132,16 @@ describe.each(shapes)('the check at a glance for %s', (_, plain, schema, valid) 
 			{ numRuns: 500 }
 		);
 		expect(refused).toBeGreaterThan(100);
+	});
+});
+
+describe('a stored record with an own `__proto__` key', () => {
+	it('GIVEN one read from JSON THEN the check leaves it to zod, which would take that key for the prototype', () => {
+		const listed = { key: 'shortterm:user:1:2', scope: 'user', serverId: '3', channelId: '2' };
+		const value = JSON.parse(
+			`{"__proto__": ${JSON.stringify({ ...listed, parentChannelId: null, personaId: null, lineageId: null, lastUpdated: 1, expiresAt: 2 })}}`
+		) as unknown;
+		expect(Object.hasOwn(value as object, '__proto__')).toBe(true);
+		expect(isPlainListings(value)).toBe(false);
 	});
 });

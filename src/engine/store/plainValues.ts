@@ -13,7 +13,9 @@ import { LATEST_TIME } from '../schemas';
 
 type Fields = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+// A record whose JSON names an own `__proto__` key is left to zod, which would read that key as the prototype.
+const isObject = (value: unknown): value is Fields =>
+	typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, '__proto__');
 const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
 const nullableString = (value: unknown) => value === null || typeof value === 'string';
 const isTime = (value: unknown) => typeof value === 'number' && value >= 0 && value <= LATEST_TIME;
