@@ -2,11 +2,15 @@ import Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, releaseConnection, storageKind } from './backends';
+import { type AtomicAdapter, isAtomicAdapter } from './compareAndSet';
 import { type Envelope, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
+
+/** How many times {@link MemoryStore.update} tries its compare-and-set while other processes write the same key. */
+const MAX_UPDATE_ATTEMPTS = 100;
 
 /** How long a call to a server store may take before it fails as unavailable. */
 export const DEFAULT_STORE_TIMEOUT_MS = 2000;
@@ -40,12 +44,17 @@ export type UpdateResult<T> = { value: T; ttlMs?: number } | null | 'delete';
 export class MemoryStore {
 	public readonly keyv: Keyv;
 	public readonly lock = new KeyedLock();
-	/** Changes to keys several shard processes write, read back until they stay. */
-	public readonly readBack = new ReadBack((key) => this.get(key));
+	/**
+	 * Changes to keys several shard processes write, read back until they stay: only for a host's Keyv, whose
+	 * adapter offers no compare-and-set; on the stores the engine opens, {@link update} is atomic and this does nothing.
+	 */
+	public readonly readBack: ReadBack;
 	/** The backend, as `/session status` names it. */
 	public readonly kind: StorageKind;
 	/** Whether the store answers, told once per outage and once per recovery. */
 	public readonly health = new StoreHealth();
+	/** The adapter's compare-and-set, when it has one (see {@link update}). */
+	private readonly atomic: AtomicAdapter | null;
 	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
 	private readonly ownedUrl: string | null;
 	/** Null on SQLite: a local file answers or fails within its busy timeout. */
@@ -58,6 +67,8 @@ export class MemoryStore {
 		this.ownedUrl = ownedUrl;
 		this.kind = kind;
 		this.timeoutMs = kind === 'sqlite' ? null : timeoutMs;
+		this.atomic = isAtomicAdapter(keyv.store) ? keyv.store : null;
+		this.readBack = new ReadBack((key) => this.get(key), { needed: this.atomic === null });
 		// Surface adapter failures as rejections instead of silent misses.
 		this.keyv.throwOnErrors = true;
 		this.keyv.on('error', () => undefined);
@@ -103,6 +114,7 @@ export class MemoryStore {
 	 */
 	public update<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
 		return this.lock.run(key, async () => {
+			if (this.atomic) return this.updateAtomically(key, this.atomic, change);
 			const current = await this.get<T>(key);
 			const next = change(current);
 			if (next === null) return current;
@@ -132,6 +144,49 @@ export class MemoryStore {
 	public async close(): Promise<void> {
 		if (this.ownedUrl === null || !releaseConnection(this.ownedUrl)) return;
 		await this.keyv.disconnect();
+	}
+
+	/**
+	 * {@link update} across processes: the row is read raw, changed, and written back by compare-and-set, again from
+	 * the top when another process wrote it in between, so no process's change is lost. `change` may run more than once.
+	 */
+	private async updateAtomically<T>(
+		key: string,
+		adapter: AtomicAdapter,
+		change: (current: T | undefined) => UpdateResult<T>
+	): Promise<T | undefined> {
+		const storeKey = this.storeKey(key);
+		for (let attempt = 1; ; attempt++) {
+			const raw = (await this.call(`get ${key}`, () => adapter.get(storeKey))) as string | undefined;
+			const row = raw === undefined ? undefined : await this.keyv.deserializeData<Envelope>(raw);
+			// An expired row reads as missing, as keyv reads it.
+			const live = row && !(typeof row.expires === 'number' && Date.now() > row.expires) ? row.value : undefined;
+			const current = unwrap(key, live) as T | undefined;
+			const next = change(current);
+			if (next === null) return current;
+			if (next === 'delete' && raw === undefined) return undefined;
+			const written =
+				next === 'delete'
+					? undefined
+					: ((await this.keyv.serializeData({
+							value: wrap(next.value),
+							expires: next.ttlMs === undefined ? undefined : Date.now() + next.ttlMs
+						})) as string);
+			const ttlMs = next === 'delete' ? undefined : next.ttlMs;
+			if (await this.call(`update ${key}`, () => adapter.compareAndSet(storeKey, raw, written, ttlMs))) {
+				return next === 'delete' ? undefined : next.value;
+			}
+			if (attempt === MAX_UPDATE_ATTEMPTS) {
+				throw storeError(`update ${key}`, new Error(`another process wrote the key ${MAX_UPDATE_ATTEMPTS} times while this one changed it`));
+			}
+			// Written meanwhile by another process: read again, after a pause that keeps two retrying processes apart.
+			await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 5));
+		}
+	}
+
+	/** The key as keyv hands it to the adapter: under the namespace (keyv leaves a key that already starts with it). */
+	private storeKey(key: string): string {
+		return key.startsWith(`${this.namespace}:`) ? key : `${this.namespace}:${key}`;
 	}
 
 	/**

@@ -23,8 +23,14 @@ export class ReadBack {
 	/** Set on close: the reads back happen at once instead of after the settle time. */
 	private closing = false;
 
-	/** `read` reads a key as the store does. */
-	public constructor(private readonly read: (key: string) => Promise<unknown>) {}
+	/**
+	 * `read` reads a key as the store does. `needed` is false where the store's updates are atomic across
+	 * processes: nothing can be written over, and every confirmation holds at once.
+	 */
+	public constructor(
+		private readonly read: (key: string) => Promise<unknown>,
+		private readonly options: { needed: boolean } = { needed: true }
+	) {}
 
 	/**
 	 * Reads `key` back after the settle time and calls `repair` while `holds` says the change is not
@@ -32,6 +38,7 @@ export class ReadBack {
 	 * whether the change stayed; never rejects.
 	 */
 	public confirm<T>(key: string, holds: (stored: T | undefined) => boolean, repair: () => Promise<unknown>): Promise<boolean> {
+		if (!this.options.needed) return Promise.resolve(true);
 		const confirmation: Confirmation = { key, done: Promise.resolve(false) };
 		confirmation.done = this.attempt(confirmation, holds, repair)
 			.catch(() => false)

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
+import type { CompareAndSet } from './compareAndSet';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -37,6 +38,9 @@ export class SqliteAdapter extends EventEmitter {
 		clear: Database.Statement<[string]>;
 		clearAll: Database.Statement<[]>;
 		iterate: Database.Statement<[string], { key: string; value: string }>;
+		insertNew: Database.Statement<[string, string]>;
+		deleteIf: Database.Statement<[string, string]>;
+		replaceIf: Database.Statement<[string, string, string]>;
 	};
 
 	/** Writes waiting for the next commit, in call order. */
@@ -62,7 +66,10 @@ export class SqliteAdapter extends EventEmitter {
 			delete: this.db.prepare(`DELETE FROM ${table} WHERE key = ?`),
 			clear: this.db.prepare(`DELETE FROM ${table} WHERE key LIKE ? ESCAPE '\\'`),
 			clearAll: this.db.prepare(`DELETE FROM ${table}`),
-			iterate: this.db.prepare(`SELECT key, value FROM ${table} WHERE key LIKE ? ESCAPE '\\'`)
+			iterate: this.db.prepare(`SELECT key, value FROM ${table} WHERE key LIKE ? ESCAPE '\\'`),
+			insertNew: this.db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING`),
+			deleteIf: this.db.prepare(`DELETE FROM ${table} WHERE key = ? AND value = ?`),
+			replaceIf: this.db.prepare(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ?`)
 		};
 		const commit = this.db.transaction((writes: readonly { write: () => unknown }[]) => writes.map(({ write }) => write()));
 		this.commitQueue = () => {
@@ -118,6 +125,15 @@ export class SqliteAdapter extends EventEmitter {
 		// Read whole first: a write while better-sqlite3 iterates would fail.
 		for (const { key, value } of this.statements.iterate.all(namespace ? `${likeEscape(namespace)}:%` : '%')) yield [key, value];
 	}
+
+	/** See {@link CompareAndSet}: one statement inside the write transaction, which SQLite runs alone across every process. */
+	public readonly compareAndSet: CompareAndSet = async (key, expected, next) =>
+		this.enqueue(() => {
+			if (expected === undefined)
+				return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, next).changes === 1;
+			if (next === undefined) return this.statements.deleteIf.run(key, expected).changes === 1;
+			return this.statements.replaceIf.run(next, key, expected).changes === 1;
+		});
 
 	/** Runs raw SQL (a pragma, a check), for tools and tests. */
 	public query(sql: string): unknown[] {

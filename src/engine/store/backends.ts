@@ -25,7 +25,7 @@ export function redact(url: string): string {
 // so the pool is only ended when the last store on that URL closes.
 const postgresUsers = new Map<string, number>();
 
-/** The Keyv adapter of a store URL: our SQLite store, @keyv/redis or @keyv/postgres. */
+/** The Keyv adapter of a store URL: our SQLite store, or @keyv/redis or @keyv/postgres with a compare-and-set (compareAndSet.ts). */
 export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchronous = 'normal'): Promise<unknown> {
 	const scheme = url.slice(0, url.indexOf(':'));
 	switch (scheme) {
@@ -36,8 +36,8 @@ export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchron
 		}
 		case 'redis':
 		case 'rediss': {
-			const { default: KeyvRedis } = await import('@keyv/redis');
-			return new KeyvRedis(
+			const { RedisAdapter } = await import('./RedisAdapter');
+			return new RedisAdapter(
 				{
 					url,
 					// Fail fast while the server is away instead of queueing replies behind it.
@@ -49,9 +49,15 @@ export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchron
 		}
 		case 'postgres':
 		case 'postgresql': {
-			const { default: KeyvPostgres } = await import('@keyv/postgres');
+			const { PostgresAdapter } = await import('./PostgresAdapter');
 			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
-			return new KeyvPostgres({ uri: url, table: 'memory', keySize: 1024, connectionTimeoutMillis: 2000, log: listenForPoolErrors } as never);
+			return new PostgresAdapter({
+				uri: url,
+				table: 'memory',
+				keySize: 1024,
+				connectionTimeoutMillis: 2000,
+				log: listenForPoolErrors
+			} as never);
 		}
 		default:
 			throw new MemoryError('INVALID_CONFIG', `Unsupported MEMORY_STORE_URL scheme "${scheme}": use sqlite://, redis:// or postgres://.`);
