@@ -24,6 +24,8 @@ export interface BenchPlan {
 		contextSamples: number;
 		throughputSeconds: number;
 		throughputChannels: number;
+		/** Messages of the seeded channel deleted one at a time, after the other figures (bench/sections/forgetting.ts). */
+		deletionSamples: number;
 	};
 	scale: {
 		storeMessages: number;
@@ -46,7 +48,8 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 		warmupContexts: 500,
 		contextSamples: 1_000,
 		throughputSeconds: 5,
-		throughputChannels: 16
+		throughputChannels: 16,
+		deletionSamples: 50
 	},
 	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], warmupContexts: 100, samples: 300 },
 	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
@@ -55,7 +58,15 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 
 /** A smoke run for CI: every section and backend, a tenth of the data (a tenth of the scale store's channels too), fewer samples. */
 const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
-	latency: { channelMessages: 1_000, recordSamples: 200, warmupContexts: 100, contextSamples: 200, throughputSeconds: 2, throughputChannels: 16 },
+	latency: {
+		channelMessages: 1_000,
+		recordSamples: 200,
+		warmupContexts: 100,
+		contextSamples: 200,
+		throughputSeconds: 2,
+		throughputChannels: 16,
+		deletionSamples: 20
+	},
 	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], warmupContexts: 50, samples: 200 },
 	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }

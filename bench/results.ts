@@ -64,6 +64,17 @@ export interface BackendLatencyResult {
 	throughput?: ThroughputResult;
 	storage?: StorageGrowth;
 	naive?: NaiveFigures;
+	forgetting?: ForgettingResult;
+}
+
+/** What forgetting costs in the latency section's channel (see bench/sections/forgetting.ts). */
+export interface ForgettingResult {
+	/** One message deleted on Discord, by id (`messagesChanged`), each a different message. */
+	deleteOne: LatencySummary;
+	/** Copies the deletions took out of the archive: each message and the persona's reply to it. */
+	archivedMessagesRemoved: number;
+	/** One member of the channel erased whole (`clearAll`), once. */
+	eraseMember: { ms: number; archivedMessagesRemoved: number };
 }
 
 export interface ScalePoint {

@@ -9,6 +9,7 @@ import {
 	machineInfo,
 	naiveRows,
 	renderHeader,
+	renderForgetting,
 	renderLatency,
 	renderMemory,
 	renderNaive,
@@ -82,6 +83,7 @@ async function main(): Promise<number> {
 		for (const failed of results.latency?.filter((result) => result.error) ?? [])
 			results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
 		if (results.latency) print(renderLatency(results.latency, plan));
+		if (results.latency?.some((result) => result.forgetting)) print(renderForgetting(results.latency, plan));
 	}
 	if (wants('scale')) {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));

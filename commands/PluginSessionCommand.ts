@@ -101,7 +101,10 @@ export class PluginCommand extends Command {
 				case 'export':
 					return await runExport(interaction, memory);
 				case 'privacy':
-					return await runPrivacy(interaction, memory, await resolvedPrivacyLevel(interaction.user.id));
+					return await runPrivacy(interaction, memory, {
+						hostLevel: await resolvedPrivacyLevel(interaction.user.id),
+						timeoutMs: options.confirmationTimeoutMs ?? 60_000
+					});
 				case 'wipe-channel':
 					return await runWipeChannel(interaction, memory, moderatorPermission);
 				case 'help':

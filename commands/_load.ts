@@ -1,9 +1,9 @@
 import { container } from '@sapphire/framework';
 import { PluginCommand as PluginSessionCommand } from './PluginSessionCommand';
-import { PluginInteractionHandler as PluginClearAllButton } from './PluginClearAllButton';
+import { PluginInteractionHandler as PluginConfirmButton } from './PluginConfirmButton';
 
 /** Loads `/session` and its confirmation buttons as virtual pieces. */
 export async function loadCommands(): Promise<void> {
 	await container.stores.loadPiece({ name: 'PluginSessionCommand', piece: PluginSessionCommand, store: 'commands' });
-	await container.stores.loadPiece({ name: 'PluginClearAllButton', piece: PluginClearAllButton, store: 'interaction-handlers' });
+	await container.stores.loadPiece({ name: 'PluginConfirmButton', piece: PluginConfirmButton, store: 'interaction-handlers' });
 }

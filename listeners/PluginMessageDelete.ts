@@ -1,14 +1,14 @@
-import { Events, Listener } from '@sapphire/framework';
-import type { Message, PartialMessage } from 'discord.js';
-import { forwardMessagesChange, messagesChange } from '../src/plugin/changes';
+import { Listener } from '@sapphire/framework';
+import { GatewayDispatchEvents, type GatewayMessageDeleteDispatchData } from 'discord.js';
+import { deletionChange, forwardMessagesChange } from '../src/plugin/changes';
 
-/** A deleted message stops a background summary citing it from serving; a failure is reported as `memoryError`. */
-export class PluginListener extends Listener<typeof Events.MessageDelete> {
+/** A message deleted on Discord, cached or not, leaves every copy in memory; a failure is reported as `memoryError`. */
+export class PluginListener extends Listener {
 	public constructor(context: Listener.LoaderContext) {
-		super(context, { event: Events.MessageDelete });
+		super(context, { emitter: 'ws', event: GatewayDispatchEvents.MessageDelete });
 	}
 
-	public async run(message: Message | PartialMessage): Promise<void> {
-		await forwardMessagesChange(messagesChange([message], 'deleted'));
+	public async run(data: GatewayMessageDeleteDispatchData): Promise<void> {
+		await forwardMessagesChange(deletionChange(data));
 	}
 }

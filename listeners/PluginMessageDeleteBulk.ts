@@ -1,14 +1,14 @@
-import { Events, Listener } from '@sapphire/framework';
-import type { Message, PartialMessage, ReadonlyCollection } from 'discord.js';
-import { forwardMessagesChange, messagesChange } from '../src/plugin/changes';
+import { Listener } from '@sapphire/framework';
+import { GatewayDispatchEvents, type GatewayMessageDeleteBulkDispatchData } from 'discord.js';
+import { deletionChange, forwardMessagesChange } from '../src/plugin/changes';
 
-/** Messages purged at once stop the background summaries citing them from serving. */
-export class PluginListener extends Listener<typeof Events.MessageBulkDelete> {
+/** Messages purged at once leave every copy in memory; a failure is reported as `memoryError`. */
+export class PluginListener extends Listener {
 	public constructor(context: Listener.LoaderContext) {
-		super(context, { event: Events.MessageBulkDelete });
+		super(context, { emitter: 'ws', event: GatewayDispatchEvents.MessageDeleteBulk });
 	}
 
-	public async run(messages: ReadonlyCollection<string, Message | PartialMessage>): Promise<void> {
-		await forwardMessagesChange(messagesChange([...messages.values()], 'deleted'));
+	public async run(data: GatewayMessageDeleteBulkDispatchData): Promise<void> {
+		await forwardMessagesChange(deletionChange(data));
 	}
 }

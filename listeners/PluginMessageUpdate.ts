@@ -1,15 +1,14 @@
-import { Events, Listener } from '@sapphire/framework';
-import type { Message, PartialMessage } from 'discord.js';
-import { forwardMessagesChange, isContentEdit, messagesChange } from '../src/plugin/changes';
+import { Listener } from '@sapphire/framework';
+import { GatewayDispatchEvents, type GatewayMessageUpdateDispatchData } from 'discord.js';
+import { editChange, forwardMessagesChange } from '../src/plugin/changes';
 
-/** An edited message stops a background summary citing it from serving; a failure is reported as `memoryError`. */
-export class PluginListener extends Listener<typeof Events.MessageUpdate> {
+/** An edited message keeps only its new text in memory, cached or not; a failure is reported as `memoryError`. */
+export class PluginListener extends Listener {
 	public constructor(context: Listener.LoaderContext) {
-		super(context, { event: Events.MessageUpdate });
+		super(context, { emitter: 'ws', event: GatewayDispatchEvents.MessageUpdate });
 	}
 
-	public async run(oldMessage: Message | PartialMessage, newMessage: Message): Promise<void> {
-		if (!isContentEdit(oldMessage, newMessage)) return;
-		await forwardMessagesChange(messagesChange([newMessage], 'edited'));
+	public async run(data: GatewayMessageUpdateDispatchData): Promise<void> {
+		await forwardMessagesChange(editChange(data));
 	}
 }

@@ -10,7 +10,7 @@ import { PluginListener as PluginTurnCompleted } from './PluginTurnCompleted';
 export async function loadListeners(options: { defaultErrorListener?: boolean }): Promise<void> {
 	const store = 'listeners';
 	await container.stores.loadPiece({ name: 'PluginTurnCompleted', piece: PluginTurnCompleted, store });
-	// Edits and deletions on Discord stop background summaries that cite those messages from serving.
+	// Edits and deletions on Discord change every copy memory holds of those messages.
 	await container.stores.loadPiece({ name: 'PluginMessageUpdate', piece: PluginMessageUpdate, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDelete', piece: PluginMessageDelete, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDeleteBulk', piece: PluginMessageDeleteBulk, store });

@@ -9,6 +9,7 @@ import type { BenchPlan } from '../options';
 import type { BackendLatencyResult, ThroughputResult } from '../results';
 import { summarize, timed, timedSync } from '../stats';
 import { type Channel, channelOf, ChatWorkload, openEngine } from '../workload';
+import { measureForgetting } from './forgetting';
 import { errorText, naiveFigures, STORAGE_MEASURES, storageGrowth, timeContextPhases } from './shared';
 
 type LatencyPlan = BenchPlan['latency'];
@@ -69,6 +70,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 				`${plan.throughputSeconds} s…`
 		);
 		const throughput = await measureThroughput(engine, workload, plan);
+		const forgetting = await measureForgetting(engine, channel, seeded.messageIds, plan.deletionSamples, backend);
 
 		const recordTurn = summarize(seeded.ours);
 		const buildContext = summarize(contexts.ours);
@@ -83,6 +85,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 			buildContext,
 			throughput,
 			storage: storageGrowth(sizeBefore, sizeAfter, plan.channelMessages, STORAGE_MEASURES[backend]),
+			forgetting,
 			...(naive ? { naive: naiveFigures({ recordTurn, buildContext }, seeded.naive, contexts.naive) } : {})
 		};
 	} finally {
@@ -108,9 +111,11 @@ async function seedChannel(
 	const counter = new ProgressCounter(`${label}: recorded`, turns, 'turns');
 	const ours: number[] = [];
 	const reference: number[] = [];
+	const messageIds: string[] = [];
 	const started = performance.now();
 	for (let at = 0; at < turns; at++) {
 		const turn = workload.turn(channel, channel.members[at % channel.members.length]);
+		messageIds.push(turn.history[0]!.messageId!);
 		const [, elapsed] = await timed(() => engine.recordTurn(turn));
 		const naiveElapsed = naive ? timedSync(() => naive.record(turn))[1] : 0;
 		if (at >= timedFrom) {
@@ -119,7 +124,7 @@ async function seedChannel(
 		}
 		counter.update(at + 1);
 	}
-	return { ours, naive: reference, seconds: (performance.now() - started) / 1000 };
+	return { ours, naive: reference, messageIds, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Keeps one `recordTurn` in flight per channel until the time is up; counts the turns that resolved. */

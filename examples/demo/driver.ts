@@ -66,15 +66,18 @@ export class DemoDriver {
 		return answer;
 	}
 
-	/** `/session clear scope:all`, then the member clicks its confirmation button. */
-	public async clearAll(member: FakeUserInit, channelId: string): Promise<string> {
-		this.narrator.step(this.where(channelId), `${member.globalName} runs /session clear scope:all`);
-		const asked = await this.session(member, channelId, 'clear', { scope: 'all' }, true);
+	/** A `/session` subcommand that asks first (`clear scope:all`, `privacy level:full`), then the member clicks its confirmation button. */
+	public async confirmed(member: FakeUserInit, channelId: string, subcommand: string, options: CommandOptionsInput): Promise<string> {
+		const command = `/session ${subcommand}${Object.entries(options)
+			.map(([name, value]) => ` ${name}:${String(value)}`)
+			.join('')}`;
+		this.narrator.step(this.where(channelId), `${member.globalName} runs ${command}`);
+		const asked = await this.session(member, channelId, subcommand, options, true);
 		const buttons = ((asked.data.components as { components?: { custom_id?: string; label?: string }[] }[] | undefined) ?? []).flatMap(
 			(row) => row.components ?? []
 		);
 		const confirm = buttons.find((button) => button.custom_id?.includes(':confirm:'));
-		if (!confirm?.custom_id) throw new Error(`/session clear scope:all showed no confirmation button: ${JSON.stringify(asked.data)}`);
+		if (!confirm?.custom_id) throw new Error(`${command} showed no confirmation button: ${JSON.stringify(asked.data)}`);
 		const original = this.fake.originalMessage(asked.interactionId);
 		if (!original) throw new Error('the confirmation message is missing');
 		const click = this.fake.clickButton({ customId: confirm.custom_id, messageId: String(original.id), user: member.id });

@@ -6,7 +6,7 @@ import { GENERAL, JUN, MAYA, MAYA_DM, PORTO, SOL_BOT, THEO, TRIPS } from './worl
 
 /**
  * The scripted conversation: three members over two channels, a thread and a DM; a member who goes
- * FULL; `/session status`, `export` and `clear scope:all`. Steps wait for the bot, so the run is the
+ * FULL (and is forgotten); `/session status`, `export` and `clear scope:all`. Steps wait for the bot, so the run is the
  * same every time (but for clock times).
  */
 export async function playScript(demo: DemoDriver, narrator: Narrator): Promise<void> {
@@ -26,15 +26,15 @@ export async function playScript(demo: DemoDriver, narrator: Narrator): Promise<
 	await demo.session(MAYA, MAYA_DM, 'privacy', { cross_server: true });
 	await demo.say(MAYA, MAYA_DM, 'what was my beagle called again?');
 
-	// A member who goes FULL is invisible: the bot still answers, memory skips the turn.
-	await demo.session(JUN, GENERAL, 'privacy', { level: 'full' });
+	// A member who goes FULL is forgotten (after a confirmation) and then invisible: the bot still answers, memory skips the turn.
+	await demo.confirmed(JUN, GENERAL, 'privacy', { level: 'full' });
 	await demo.say(JUN, GENERAL, 'Sol, between us: my phone number is 555-0100');
 
 	await demo.session(THEO, GENERAL, 'status');
 	const exported = await demo.session(MAYA, MAYA_DM, 'export');
 	describeExport(narrator, exported.request.files[0]);
 
-	await demo.clearAll(THEO, GENERAL);
+	await demo.confirmed(THEO, GENERAL, 'clear', { scope: 'all' });
 	await noteTheosMemory(narrator, "Theo's export now");
 
 	// Discord still shows Theo's messages, and the bot fetches them as history; memory does not take them back.

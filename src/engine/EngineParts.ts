@@ -1,5 +1,6 @@
 import type { AccountParts } from './account/AccountParts';
 import { Archive } from './archive/Archive';
+import { ChannelArchives } from './archive/ChannelArchives';
 import { CapturesInFlight } from './capture/CapturesInFlight';
 import type { CaptureParts } from './capture/CaptureParts';
 import { type MemoryConfig, resolveConfig } from './config';
@@ -15,6 +16,7 @@ import { logStoreHealth, type MemoryLogger } from './MemoryLogger';
 import { SettingsRepository } from './privacy/SettingsRepository';
 import { EngineStats } from './stats/EngineStats';
 import { keptPastExpiryMs } from './store/grace';
+import { FileRewrites, isRewritableFile } from './store/FileRewrites';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
@@ -38,6 +40,9 @@ export class EngineParts {
 	public readonly capture: CaptureParts;
 	public readonly context: ContextParts;
 	public readonly account: AccountParts;
+	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
+	public readonly rewrites: FileRewrites;
+	private readonly logger: MemoryLogger;
 
 	public constructor(
 		public readonly store: MemoryStore,
@@ -47,8 +52,11 @@ export class EngineParts {
 	) {
 		const registry = new Registry(store);
 		this.registry = registry;
+		const archiveTtlMs = config.archiveRetentionDays * DAY + keptPastExpiryMs(config);
+		const channelArchives = new ChannelArchives(store, archiveTtlMs);
 		this.archive = new Archive(store, {
 			registry,
+			channels: channelArchives,
 			retentionMs: config.archiveRetentionDays * DAY,
 			graceMs: keptPastExpiryMs(config),
 			maxCachedBytes: config.indexCacheMb * 2 ** 20
@@ -62,6 +70,8 @@ export class EngineParts {
 			store,
 			config,
 			archive: this.archive,
+			channelArchives,
+			registry,
 			directory: new ScopeDirectory(store, config, registry),
 			authors
 		});
@@ -83,11 +93,29 @@ export class EngineParts {
 		this.capture = { config, ledger, settings, onSkip: (reason) => this.stats.skipped(reason) };
 		this.context = { store, archive: this.archive, settings, config };
 		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
+		this.logger = logger;
+		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
+		this.rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
 	}
 
-	/** Runs an erasure so that a background summary written meanwhile cannot bring the erased words back. */
-	public erasing<T>(erase: () => Promise<T>): Promise<T> {
-		return this.summarizer ? this.summarizer.whileErasing(erase) : erase();
+	/**
+	 * Runs an erasure so that a background summary written meanwhile cannot bring the erased words back, then
+	 * leaves no file of an SQLite store holding them (`now`: before it resolves; see FileRewrites).
+	 */
+	public async erasing<T>(erase: () => Promise<T>): Promise<T> {
+		const result = await (this.summarizer ? this.summarizer.whileErasing(erase) : erase());
+		await this.forgotten('now');
+		return result;
+	}
+
+	/** After something was forgotten: an SQLite store's log emptied, and its file rewritten `now` or `soon`. */
+	public async forgotten(when: 'now' | 'soon'): Promise<void> {
+		try {
+			await (when === 'now' ? this.rewrites.now() : this.rewrites.soon());
+		} catch (error) {
+			// What was forgotten is gone from every row; only the file's unused pages wait for the next rewrite.
+			this.logger.error('[memory] emptying the SQLite write-ahead log after an erasure failed:', error);
+		}
 	}
 
 	/** Stops the sweep timer and the summarizer, waits for writes in flight, flushes what is held in memory, then closes the store. */
@@ -102,6 +130,7 @@ export class EngineParts {
 		await this.ledger.authors.flush().catch(() => undefined);
 		this.ledger.authors.stop();
 		await this.registry.settled();
+		await this.rewrites.close().catch((error: unknown) => this.logger.error('[memory] rewriting the SQLite file failed:', error));
 		await this.store.close();
 	}
 

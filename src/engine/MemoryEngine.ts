@@ -26,6 +26,7 @@ import {
 	MemoryTurnSchema,
 	type MessagesChange,
 	MessagesChangeSchema,
+	type MessagesChangeResult,
 	parseInput,
 	PrivacyLevel,
 	type ProfilePatch,
@@ -84,12 +85,18 @@ export class MemoryEngine {
 		return stats.context(async () => buildContext(context, parseInput(ContextRequestSchema, request, 'context request'), now()));
 	}
 
-	/** Changes a user's settings; a user who leaves MINIMAL loses their profile and topics, which they may no longer keep. */
+	/**
+	 * Changes a user's settings. A user who leaves MINIMAL loses their profile and topics, which they may no
+	 * longer keep; a user who chooses FULL is erased as by {@link clearAll}: nothing of theirs is kept from then on.
+	 */
 	public async setUserSettings(userId: string, patch: UserSettingsPatch): Promise<UserSettings> {
-		const { settings, store, now } = this.open();
-		const changed = await settings.setUser(userId, patch, now());
-		if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await eraseLongTerm(store, userId);
-		return changed;
+		const parts = this.open();
+		// FULL first: from this moment nothing of theirs is captured; then what was stored goes (again, if they were FULL already).
+		const changed = await parts.settings.setUser(userId, patch, parts.now());
+		if (changed.privacyLevel === PrivacyLevel.FULL && patch.privacyLevel === PrivacyLevel.FULL)
+			await parts.erasing(() => clearAll(parts.account, userId, parts.now()));
+		else if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await eraseLongTerm(parts.store, userId);
+		return { ...(await parts.settings.user(userId)) };
 	}
 
 	public async getUserSettings(userId: string): Promise<UserSettings> {
@@ -145,10 +152,17 @@ export class MemoryEngine {
 		return parts.erasing(() => clearAll(parts.account, this.id('userId', userId), parts.now()));
 	}
 
-	/** Messages were edited or deleted on Discord: every background summary citing one of them is marked stale. */
-	public async messagesChanged(change: MessagesChange): Promise<{ summariesMarkedStale: number }> {
-		const { ledger, summarizer, stats, now } = this.open();
-		return messagesChanged(ledger, summarizer, stats.summarizer, parseInput(MessagesChangeSchema, change, 'message change'), now);
+	/**
+	 * Messages were edited or deleted on Discord (the plugin's listeners call this): a deleted message leaves
+	 * every copy (short-term entries, archives and their search index, digest lines, the background summaries
+	 * citing it) and is never captured again; an edited one keeps only its new text (`texts`) everywhere.
+	 */
+	public async messagesChanged(change: MessagesChange): Promise<MessagesChangeResult> {
+		const parts = this.open();
+		const parsed = parseInput(MessagesChangeSchema, change, 'message change');
+		const result = await messagesChanged(parts.ledger, parts.summarizer, parts.stats.summarizer, parsed, parts.now);
+		await parts.forgotten('soon');
+		return result;
 	}
 
 	/** Resolves once the background summarizer has nothing running or queued to run now (scripts, tests). */

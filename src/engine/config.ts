@@ -74,6 +74,16 @@ export const MemoryEnvironment = {
 		accepts:
 			'"normal" (a resolved turn survives the bot process crashing) or "full" (it survives a power cut too, at one sync to disk per commit)'
 	},
+	/**
+	 * On SQLite, how soon after a message is deleted on Discord the file is rewritten (`VACUUM`), so no unused
+	 * page keeps its text; the write-ahead log is emptied at once. An erasure rewrites at once. 0: at once too.
+	 */
+	MEMORY_SQLITE_REWRITE_SECONDS: {
+		key: 'sqliteRewriteSeconds',
+		schema: integer(0, 86_400),
+		default: 60,
+		accepts: 'a whole number of seconds from 0 to 86400'
+	},
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. */
 	MEMORY_STORE_NAMESPACE: {
 		key: 'storeNamespace',

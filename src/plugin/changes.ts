@@ -1,35 +1,40 @@
 import { container } from '@sapphire/framework';
-import type { Message, PartialMessage } from 'discord.js';
+import type { GatewayMessageDeleteBulkDispatchData, GatewayMessageDeleteDispatchData, GatewayMessageUpdateDispatchData } from 'discord.js';
 import type { MessagesChange } from '../engine';
 import { reportMemoryError } from './report';
 
 /**
- * True when an update changed what a message says. Discord also sends an update when a link's
- * embed loads; that one changes nothing memory holds.
+ * The plugin reads edits and deletions from the gateway's packets, not from discord.js's events: those
+ * are emitted only for messages in its cache (or with partials enabled), and a message the bot captured
+ * before a restart is in no cache. A packet names the message by id, which is all memory needs.
  */
-export function isContentEdit(oldMessage: Message | PartialMessage, newMessage: Message | PartialMessage): boolean {
-	if (!oldMessage.partial) return oldMessage.content !== newMessage.content;
-	// Not cached before: only an edit carries an edit time.
-	return newMessage.editedTimestamp !== null;
+
+/** The member a DM channel is with, when discord.js knows the channel; else the engine finds it from the channel. */
+function dmMember(channelId: string): string | undefined {
+	const channel = container.client.channels.cache.get(channelId);
+	return channel && 'recipientId' in channel && typeof channel.recipientId === 'string' ? channel.recipientId : undefined;
+}
+
+function where(channelId: string, guildId: string | undefined, authorId?: string): Pick<MessagesChange, 'serverId' | 'channelId' | 'userId'> {
+	if (guildId) return { serverId: guildId, channelId };
+	const userId = dmMember(channelId) ?? (authorId && authorId !== container.client.user?.id ? authorId : undefined);
+	return { serverId: null, channelId, ...(userId ? { userId } : {}) };
+}
+
+/** `MESSAGE_DELETE` and `MESSAGE_DELETE_BULK`, as the engine's change. */
+export function deletionChange(data: GatewayMessageDeleteDispatchData | GatewayMessageDeleteBulkDispatchData): MessagesChange {
+	const messageIds = 'ids' in data ? data.ids : [data.id];
+	return { ...where(data.channel_id, data.guild_id), messageIds, kind: 'deleted' };
 }
 
 /**
- * The engine's record of messages of one channel edited or deleted on Discord (`memory.messagesChanged`);
- * null when there is nothing to say, or for a DM whose member cannot be told.
- * @example
- * await forwardMessagesChange(messagesChange([message], 'deleted'));
+ * `MESSAGE_UPDATE`, as the engine's change; null when the packet changes nothing memory holds. Discord
+ * also sends an update when a link's embed loads or a message is pinned: only an edit carries an edit
+ * time and its content.
  */
-export function messagesChange(messages: readonly (Message | PartialMessage)[], kind: MessagesChange['kind']): MessagesChange | null {
-	const first = messages[0];
-	if (!first) return null;
-	const serverId = first.guildId ?? null;
-	if (serverId !== null) return { serverId, channelId: first.channelId, messageIds: messages.map((message) => message.id), kind };
-	// A DM's memory is filed under the member the bot talks with.
-	const channel = first.channel as Message['channel'] | undefined;
-	const recipientId = channel && 'recipientId' in channel ? channel.recipientId : undefined;
-	const userId = recipientId ?? messages.find((message) => message.author && !message.author.bot)?.author?.id;
-	if (!userId) return null;
-	return { serverId: null, channelId: first.channelId, userId, messageIds: messages.map((message) => message.id), kind };
+export function editChange(data: GatewayMessageUpdateDispatchData): MessagesChange | null {
+	if (!data.edited_timestamp || typeof data.content !== 'string') return null;
+	return { ...where(data.channel_id, data.guild_id, data.author?.id), messageIds: [data.id], kind: 'edited', texts: { [data.id]: data.content } };
 }
 
 /** Tells the engine of a change; a failure is reported as `memoryError`, never thrown. */

@@ -239,7 +239,8 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		expect(run.stdout).toContain(`server ${GUILD} · channel ${HARBOUR} · persona sol`);
 		expect(run.stdout).toMatch(/\] Maya: we sail from the harbour on June 3$/m);
 		expect(run.stdout).toMatch(/\] Sol \(persona sol\): It will go well\.$/m);
-		expect(run.stdout).toContain('Archive: 3 messages');
+		// Hers, and Sol's replies to her (one in #harbour, one in the DM).
+		expect(run.stdout).toContain('Archive: 4 messages');
 		expect(run.stdout).toContain('pronouns: she/her');
 		expect(run.stdout).toContain('harbour-trip "Harbour trip"');
 		// Nothing of Theo's.
@@ -256,9 +257,9 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 			topics: unknown[];
 		}>(['inspect', '--user', MAYA.id]);
 
-		expect(inspection).toMatchObject({ userId: MAYA.id, archive: { messages: 3 } });
+		expect(inspection).toMatchObject({ userId: MAYA.id, archive: { messages: 4 } });
 		expect(inspection.shortTerm).toHaveLength(2);
-		expect(inspection.sharedShortTerm).toHaveLength(1);
+		expect(inspection.sharedShortTerm).toHaveLength(2);
 		expect(inspection.topics).toHaveLength(1);
 	});
 
@@ -301,7 +302,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 
 		expect(run.code).toBe(0);
 		expect(exported).toMatchObject({ schemaVersion: 1, userId: THEO.id, profile: null, topics: [] });
-		expect(exported.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat']);
+		expect(exported.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat', 'Theo brings the boat.']);
 		expect(JSON.stringify(exported)).not.toContain('June 3');
 
 		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
@@ -370,7 +371,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		const maya = JSON.parse((await cli(['export', '--user', MAYA.id], env)).stdout) as UserExport;
 		expect(maya).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
 		const theo = JSON.parse((await cli(['export', '--user', THEO.id], env)).stdout) as UserExport;
-		expect(theo.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat']);
+		expect(theo.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat', 'Theo brings the boat.']);
 		const channel = await cli(['inspect', '--channel', HARBOUR, '--server', GUILD], env);
 		expect(channel.stdout).toContain('I will bring the boat');
 		// Her words are gone; the persona's replies stay, as in /session clear scope:all.

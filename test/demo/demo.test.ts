@@ -49,7 +49,8 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 	});
 
 	it('THEN the member who went FULL is answered but skipped, with the reason', () => {
-		expect(run.stdout).toContain('Privacy level: full: you are invisible');
+		expect(run.stdout).toContain('first deletes everything it holds about you');
+		expect(run.stdout).toContain('everything memory held about you is gone, and your privacy level is full: you are invisible');
 		expect(run.stdout).toMatch(
 			new RegExp(
 				[
@@ -87,9 +88,10 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 	});
 
 	it(
-		['THEN the SQLite file is where the demo says, and holds nothing of', 'Theo but his erasure barrier, nor anything Jun said while FULL'].join(
-			' '
-		),
+		[
+			'THEN the SQLite file is where the demo says, and holds nothing of',
+			'Theo but his erasure barrier, nor anything Jun said, before or while FULL'
+		].join(' '),
 		async () => {
 			expect(run.stdout).toContain('memory file: data/demo-memory.sqlite');
 			expect(existsSync(FILE)).toBe(true);
@@ -100,7 +102,8 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 			// Registries list ids the sweep visits; settings keep the barrier that stops re-fetched history coming back.
 			const theos = rows.filter((row) => row.key.includes(THEO.id) || row.value.includes(THEO.id)).map((row) => row.key);
 			for (const key of theos) expect(key).toMatch(keysLeftAfterErasure(THEO.id));
-			for (const words of [...THEOS_WORDS, '555-0100'])
+			// Jun chose FULL after asking about Ribeira: that went too.
+			for (const words of [...THEOS_WORDS, '555-0100', 'a good vegetarian place near Ribeira'])
 				expect(
 					rows.filter((row) => row.value.includes(JSON.stringify(words).slice(1, -1))).map((row) => row.key),
 					words

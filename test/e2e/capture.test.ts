@@ -15,6 +15,7 @@ import {
 	shortTermMemoryToolFor
 } from '../../src';
 import {
+	confirmedSession,
 	ALICE,
 	ALICE_DM,
 	BOB,
@@ -114,15 +115,14 @@ describe('capture: a persona bot records each turn and reads memory before the n
 
 	describe('GIVEN Bob chose /session privacy level:full', () => {
 		beforeAll(async () => {
-			const interaction = bot.fake.slashCommand({
-				name: 'session',
+			const { question, done } = await confirmedSession(bot.fake, {
 				subcommand: 'privacy',
 				options: { level: 'full' },
 				user: BOB.id,
 				channelId: RANDOM
 			});
-			const { content } = await ephemeralAnswer(bot.fake, interaction);
-			expect(content).toContain('**full**');
+			expect(question).toContain('first deletes everything it holds about you');
+			expect(done).toContain('**full**');
 		});
 
 		it('WHEN Bob writes THEN Sol still answers, but the turn is skipped as privacy-full and nothing is stored', async () => {

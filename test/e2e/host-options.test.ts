@@ -5,6 +5,7 @@ import { InteractionResponseType, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryEngine, MemoryEvents, type MemoryErrorContext, PrivacyLevel } from '../../src';
 import {
+	confirmedSession,
 	ALICE,
 	BOB,
 	CAROL,
@@ -51,10 +52,7 @@ describe('a host that sets memory options on its client', () => {
 		});
 
 		it('WHEN Carol, whom the host does not know, chose full with /session privacy THEN her stored level is used', async () => {
-			await ephemeralAnswer(
-				bot.fake,
-				bot.fake.slashCommand({ name: 'session', subcommand: 'privacy', options: { level: 'full' }, user: CAROL.id, channelId: GENERAL })
-			);
+			await confirmedSession(bot.fake, { subcommand: 'privacy', options: { level: 'full' }, user: CAROL.id, channelId: GENERAL });
 
 			const { result } = await converse(bot, CAROL.id, GENERAL, 'carol: nothing to see');
 
@@ -163,7 +161,7 @@ describe('a host that sets memory options on its client', () => {
 			expect(response.body).toEqual({
 				type: InteractionResponseType.UpdateMessage,
 				data: expect.objectContaining({
-					content: 'This confirmation expired: nothing was deleted. Run `/session clear scope:all` again.',
+					content: 'This confirmation expired: nothing was deleted or changed. Run `/session clear scope:all` again.',
 					components: []
 				})
 			});

@@ -1,25 +1,44 @@
 import '../../src/register';
 import { container } from '@sapphire/framework';
-import { GatewayDispatchEvents } from 'discord.js';
+import { GatewayDispatchEvents, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryEvents, type MemoryErrorContext } from '../../src';
+import { MemoryEvents, type MemoryErrorContext, type MessagesChangeResult } from '../../src';
 import { ChatEndpoint } from '../support/chat-endpoint';
-import { ALICE, ALICE_DM, converse, GENERAL, GUILD_ID, type MemoryBot, startMemoryBot } from '../support/memory-bot';
+import { ALICE, ALICE_DM, BOB, converse, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, RANDOM, startMemoryBot } from '../support/memory-bot';
+import { holdersOf } from '../support/store-inspection';
 
-describe('edits and deletions on Discord: background summaries citing them stop serving', () => {
+/**
+ * Edits and deletions as Discord sends them: the plugin reads the gateway's packets, so a message is
+ * forgotten whether or not discord.js still caches it. Sol's replies repeat each message (`noted "…"`),
+ * and Sol's history is fetched from the channel, where the fake keeps deleted messages: both must not
+ * bring a deleted message back.
+ */
+describe('edits and deletions on Discord: every copy follows', () => {
 	let endpoint: ChatEndpoint;
 	let bot: MemoryBot;
-	const live = () => bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read();
-	/** Alice's messages in #general, then her DM: discord.js only reports deletions of messages it has cached. */
-	const sent: string[] = [];
+	const store = () => ({ storeUrl: bot.storeUrl, namespace: container.memory.config.storeNamespace });
+
+	/** Resolves with what the engine did for the next change the plugin forwards. */
+	async function nextChange(dispatch: () => void): Promise<MessagesChangeResult> {
+		const changed = vi.spyOn(container.memory, 'messagesChanged');
+		try {
+			dispatch();
+			await vi.waitFor(() => expect(changed).toHaveBeenCalled());
+			return await (changed.mock.results[0]!.value as Promise<MessagesChangeResult>);
+		} finally {
+			changed.mockRestore();
+		}
+	}
+
+	async function exportOf(userId: string): Promise<string> {
+		const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'export', user: userId, channelId: GENERAL });
+		const { request } = await ephemeralAnswer(bot.fake, interaction);
+		return request.files[0]!.data.toString('utf8');
+	}
 
 	beforeAll(async () => {
 		endpoint = await ChatEndpoint.start();
 		bot = await startMemoryBot({ config: { llmBaseUrl: endpoint.baseUrl, maxMessagesPerChannel: 2, llmMinNewDigestLines: 4 } });
-		for (const day of [3, 4, 5, 6])
-			sent.push(String((await converse(bot, ALICE.id, GENERAL, `We ship ${day * 10} boxes to Porto on June ${day}.`)).sent.id));
-		sent.push(String((await converse(bot, ALICE.id, ALICE_DM, 'Remind me on Friday at 5pm.')).sent.id));
-		await container.memory.summarizerIdle();
 	});
 
 	afterAll(async () => {
@@ -27,40 +46,91 @@ describe('edits and deletions on Discord: background summaries citing them stop 
 		await endpoint?.stop();
 	});
 
-	it('GIVEN a conversation THEN the plugin summarized it in the background', async () => {
-		expect(endpoint.requests.length).toBeGreaterThanOrEqual(1);
-		expect((await live())?.backgroundSummary).toMatchObject({ stale: false });
+	it('WHEN a cached message is deleted THEN other members, exports and the raw store no longer hold it, nor the reply repeating it', async () => {
+		const { sent } = await converse(bot, ALICE.id, GENERAL, 'my number is 0912-PHONE-44 call me');
+		for (const day of [3, 4, 5]) await converse(bot, BOB.id, GENERAL, `We ship ${day * 10} boxes to Porto on June ${day}.`);
+		await container.memory.summarizerIdle();
+		expect(await holdersOf(store(), 'PHONE-44')).not.toEqual([]);
+
+		const result = await nextChange(() =>
+			bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent.id, channel_id: GENERAL, guild_id: GUILD_ID })
+		);
+		// Alice's message and Sol's reply, in the archive.
+		expect(result.archivedMessagesRemoved).toBe(2);
+
+		// Sol's next history still carries the message (the fake keeps it): it is not captured again.
+		const { exchange } = await converse(bot, BOB.id, GENERAL, 'what is the phone number Alice gave?');
+		expect(exchange.context.text).not.toContain('PHONE-44');
+		expect(await exportOf(ALICE.id)).not.toContain('PHONE-44');
+		expect(await holdersOf(store(), 'PHONE-44')).toEqual([]);
 	});
 
-	it('WHEN a cited message is edited THEN its summary goes stale', async () => {
-		const entry = (await live())!;
-		const cited = entry.backgroundSummary!.sourceIds[0]!;
-		const edited = vi.spyOn(container.memory, 'messagesChanged');
-		endpoint.script(() => ({ status: 503, body: 'down' }));
+	it('WHEN messages no longer cached are deleted, one by one and in bulk THEN each leaves memory', async () => {
+		const first = (await converse(bot, ALICE.id, RANDOM, 'the gate code is GATE-7781')).sent;
+		const second = (await converse(bot, ALICE.id, RANDOM, 'the alarm code is ALARM-3390')).sent;
+		const third = (await converse(bot, BOB.id, RANDOM, 'the safe code is SAFE-1209')).sent;
+		const channel = bot.client.channels.cache.get(RANDOM) as TextChannel;
+		// As after a restart: discord.js knows none of them.
+		channel.messages.cache.clear();
+
+		await nextChange(() => bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: first.id, channel_id: RANDOM, guild_id: GUILD_ID }));
+		await nextChange(() =>
+			bot.fake.dispatch(GatewayDispatchEvents.MessageDeleteBulk, { ids: [second.id, third.id], channel_id: RANDOM, guild_id: GUILD_ID })
+		);
+		const { exchange } = await converse(bot, BOB.id, RANDOM, 'remind me of the gate, alarm and safe codes');
+		expect(exchange.context.text).not.toMatch(/GATE-7781|ALARM-3390|SAFE-1209/);
+		for (const code of ['GATE-7781', 'ALARM-3390', 'SAFE-1209']) expect(await holdersOf(store(), code), code).toEqual([]);
+	});
+
+	it.each([
+		['cached', false],
+		['not cached', true]
+	])('WHEN a %s message is edited THEN only its new text is kept', async (_, uncached) => {
+		const marker = uncached ? 'OLDPLACE-B' : 'OLDPLACE-A';
+		const { sent } = await converse(bot, ALICE.id, GENERAL, `we meet at ${marker} on Friday`);
+		if (uncached) (bot.client.channels.cache.get(GENERAL) as TextChannel).messages.cache.clear();
+		const result = await nextChange(() =>
+			bot.fake.dispatch(GatewayDispatchEvents.MessageUpdate, {
+				id: sent.id,
+				channel_id: GENERAL,
+				guild_id: GUILD_ID,
+				author: { id: ALICE.id, username: ALICE.username },
+				content: `we meet at NEWPLACE-${uncached ? 'B' : 'A'} on Friday`,
+				edited_timestamp: new Date().toISOString()
+			})
+		);
+		expect(result.archivedMessagesEdited).toBe(1);
+		const { exchange } = await converse(bot, BOB.id, GENERAL, 'where do we meet on Friday? NEWPLACE');
+		expect(exchange.context.text).toContain(`NEWPLACE-${uncached ? 'B' : 'A'}`);
+		// Sol's reply to the old text still quotes it: a reply is the persona's own message, kept on an edit.
+		expect(exchange.context.text.replace(/noted "[^"]*"/g, '')).not.toContain(marker);
+	});
+
+	it('WHEN an update changes no text (an embed loading, a pin) THEN the engine is not called', async () => {
+		const { sent } = await converse(bot, ALICE.id, GENERAL, 'look at https://example.com/boxes');
+		const changed = vi.spyOn(container.memory, 'messagesChanged');
+		bot.fake.dispatch(GatewayDispatchEvents.MessageUpdate, { id: sent.id, channel_id: GENERAL, guild_id: GUILD_ID, embeds: [] });
 		bot.fake.dispatch(GatewayDispatchEvents.MessageUpdate, {
-			id: cited,
+			id: sent.id,
 			channel_id: GENERAL,
 			guild_id: GUILD_ID,
-			content: 'We ship 999 boxes to Lisbon instead.',
-			edited_timestamp: new Date().toISOString()
+			pinned: true,
+			edited_timestamp: null
 		});
-		await vi.waitFor(() => expect(edited).toHaveBeenCalledWith({ serverId: GUILD_ID, channelId: GENERAL, messageIds: [cited], kind: 'edited' }));
-		await vi.waitFor(async () => expect((await live())!.backgroundSummary!.stale).toBe(true));
-		edited.mockRestore();
+		// A later packet that the plugin does forward shows the earlier ones were handled and skipped.
+		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: '1', channel_id: GENERAL, guild_id: GUILD_ID });
+		await vi.waitFor(() => expect(changed).toHaveBeenCalled());
+		expect(changed.mock.calls.map(([change]) => change.kind)).toEqual(['deleted']);
+		changed.mockRestore();
 	});
 
-	it('WHEN messages are deleted, one or in bulk THEN the plugin tells the engine', async () => {
-		const changed = vi.spyOn(container.memory, 'messagesChanged');
-		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent[1], channel_id: GENERAL, guild_id: GUILD_ID });
-		bot.fake.dispatch(GatewayDispatchEvents.MessageDeleteBulk, { ids: [sent[2], sent[3]], channel_id: GENERAL, guild_id: GUILD_ID });
-		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent[4], channel_id: ALICE_DM });
-		await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(3));
-		expect(changed.mock.calls.map(([change]) => change)).toEqual([
-			{ serverId: GUILD_ID, channelId: GENERAL, messageIds: [sent[1]], kind: 'deleted' },
-			{ serverId: GUILD_ID, channelId: GENERAL, messageIds: [sent[2], sent[3]], kind: 'deleted' },
-			{ serverId: null, channelId: ALICE_DM, userId: ALICE.id, messageIds: [sent[4]], kind: 'deleted' }
-		]);
-		changed.mockRestore();
+	it('WHEN a DM message is deleted THEN the DM forgets it', async () => {
+		const { sent } = await converse(bot, ALICE.id, ALICE_DM, 'my locker is LOCKER-5521');
+		const result = await nextChange(() => bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent.id, channel_id: ALICE_DM }));
+		expect(result.messagesRemoved).toBeGreaterThanOrEqual(1);
+		const { exchange } = await converse(bot, ALICE.id, ALICE_DM, 'what is my locker?');
+		expect(exchange.context.text).not.toContain('LOCKER-5521');
+		expect(await holdersOf(store(), 'LOCKER-5521')).toEqual([]);
 	});
 
 	it('WHEN the engine fails THEN the failure is reported as memoryError, never thrown', async () => {
@@ -68,7 +138,7 @@ describe('edits and deletions on Discord: background summaries citing them stop 
 		const reported = new Promise<[unknown, MemoryErrorContext]>((resolve) =>
 			bot.client.once(MemoryEvents.Error, (error, context) => resolve([error, context]))
 		);
-		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: sent[0], channel_id: GENERAL, guild_id: GUILD_ID });
+		bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: '2', channel_id: GENERAL, guild_id: GUILD_ID });
 		const [error, context] = await reported;
 		expect((error as Error).message).toBe('store down');
 		expect(context).toMatchObject({ phase: 'message-change', channelId: GENERAL });

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrivacyLevel, type UserExport } from '../../src';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
+	confirmedSession,
+	converse,
 	ALICE,
 	BOB,
 	CAROL,
@@ -45,9 +47,44 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	});
 
 	describe('GIVEN /session privacy', () => {
+		it('WHEN Dave picks level:full THEN he is asked first, cancelling changes nothing, and confirming erases everything of his', async () => {
+			await converse(bot, DAVE.id, RANDOM, 'dave: my bike lock code is LOCK-4471');
+			const asked = bot.fake.slashCommand({
+				name: 'session',
+				subcommand: 'privacy',
+				options: { level: 'full' },
+				user: DAVE.id,
+				channelId: GENERAL
+			});
+			const { content, data } = await ephemeralAnswer(bot.fake, asked);
+			expect(content).toContain('first deletes everything it holds about you');
+			expect(content).toContain('the personas’ replies to them');
+			const [confirm, cancel] = (data.components as { components: { custom_id: string }[] }[])[0]!.components;
+			expect(confirm!.custom_id).toMatch(new RegExp(`^memory:privacy-full:confirm:${DAVE.id}:\\d+$`));
+			const messageId = String(bot.fake.originalMessage(asked.id)!.id);
+			const cancelled = await bot.fake.waitForInteractionResponse(
+				bot.fake.clickButton({ customId: cancel!.custom_id, messageId, user: DAVE.id }).id
+			);
+			expect(cancelled.body).toMatchObject({ data: { content: 'Cancelled: nothing was deleted or changed.' } });
+			expect((await container.memory.getUserSettings(DAVE.id)).privacyLevel).toBe(PrivacyLevel.MINIMAL);
+			expect(await bot.inspect.keysHolding('LOCK-4471')).not.toEqual([]);
+
+			const { done } = await confirmedSession(bot.fake, {
+				subcommand: 'privacy',
+				options: { level: 'full' },
+				user: DAVE.id,
+				channelId: GENERAL
+			});
+			expect(done).toContain('everything memory held about you is gone');
+			expect(done).toContain('**full**');
+			expect((await container.memory.getUserSettings(DAVE.id)).privacyLevel).toBe(PrivacyLevel.FULL);
+			// His words, and Sol's reply repeating them (`noted "…"`), in every row.
+			expect(await bot.inspect.keysHolding('LOCK-4471')).toEqual([]);
+			expect(await container.memory.exportUser(DAVE.id)).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [] });
+		});
+
 		it.each([
 			['partial', PrivacyLevel.PARTIAL, 'no profile or topic notes'],
-			['full', PrivacyLevel.FULL, 'you are invisible'],
 			['minimal', PrivacyLevel.MINIMAL, 'a profile and topic notes']
 		])('WHEN Dave picks level:%s THEN it is stored and explained', async (level, stored, explanation) => {
 			const { content } = await session(DAVE.id, 'privacy', { level });
@@ -261,7 +298,13 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		it('WHEN Alice clears her short-term memory THEN her conversations are forgotten and Bob’s messages stay', async () => {
 			const { content } = await session(ALICE.id, 'clear');
 
-			expect(content).toBe('Forgot your recent conversations (2 conversations, 2 of your messages in shared channels).');
+			// Her two messages and Sol's two replies to them, which repeat them.
+			expect(content).toBe(
+				'Forgot your recent conversations: 2 of your conversations, and 4 messages (yours, and the personas’ replies to you) from ' +
+					'shared channels’ recent memory.\nStill kept: your older messages in the archive (searchable for 30 days after they were ' +
+					'sent), the summaries personas wrote of shared channels, and your profile and topic notes. `/session clear scope:all` ' +
+					'forgets those too.'
+			);
 			expect(await bot.inspect.userEntry(ALICE.id, GENERAL, 'sol').read()).toBeUndefined();
 			expect(await bot.inspect.userEntry(ALICE.id, RANDOM, 'sol').read()).toBeUndefined();
 			const general = await bot.inspect.serverEntry(GUILD_ID, GENERAL, 'sol').read();
@@ -275,7 +318,7 @@ describe('/session: members see and manage their own memory, and only theirs', (
 		it('WHEN Alice picks scope short-term explicitly THEN it does the same, with nothing left to forget', async () => {
 			const { content } = await session(ALICE.id, 'clear', { scope: 'short-term' });
 
-			expect(content).toBe('Forgot your recent conversations (0 conversations, 0 of your messages in shared channels).');
+			expect(content).toMatch(/^Forgot your recent conversations: 0 of your conversations, and 0 messages /);
 		});
 	});
 
@@ -327,10 +370,10 @@ describe('/session: members see and manage their own memory, and only theirs', (
 
 			expect(response.body).toEqual({
 				type: InteractionResponseType.UpdateMessage,
-				data: expect.objectContaining({ content: 'Cancelled: nothing was deleted.', components: [] })
+				data: expect.objectContaining({ content: 'Cancelled: nothing was deleted or changed.', components: [] })
 			});
 			expect(bot.fake.originalMessage(asked.id)).toMatchObject({
-				content: 'Cancelled: nothing was deleted.',
+				content: 'Cancelled: nothing was deleted or changed.',
 				components: [],
 				flags: MessageFlags.Ephemeral
 			});

@@ -40,7 +40,9 @@ describe.each(backends)('capture on $name', (backend) => {
 
 		it('WHEN a turn passes MINIMAL for a user stored as FULL THEN the level in the turn wins', async () => {
 			await engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.FULL });
-			expect((await engine.recordTurn(turn({ privacyLevel: PrivacyLevel.MINIMAL }))).written).toBe(true);
+			// Choosing FULL erased what she wrote until then: the turn's message is a later one.
+			clock.advance(1000);
+			expect((await engine.recordTurn(turn({ privacyLevel: PrivacyLevel.MINIMAL, timestamp: clock.current }))).written).toBe(true);
 		});
 
 		it('WHEN no persona responded THEN it is skipped as no-response', async () => {

@@ -14,6 +14,7 @@ describe('GIVEN no environment', () => {
 			storeNamespace: 'memory',
 			storeTimeoutMs: 2000,
 			sqliteSynchronous: 'normal',
+			sqliteRewriteSeconds: 60,
 			contextTokenBudget: 1500,
 			archiveRetentionDays: 30,
 			indexCacheMb: 32,
@@ -158,6 +159,13 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		accepted: [
 			['normal', 'normal'],
 			['full', 'full']
+		]
+	},
+	MEMORY_SQLITE_REWRITE_SECONDS: {
+		refused: ['-1', '86401', '1.5', '1m'],
+		accepted: [
+			['0', 0],
+			['86400', 86_400]
 		]
 	},
 	MEMORY_STORE_TIMEOUT_MS: {

@@ -90,10 +90,10 @@ describe.each(backends)('clearAll on $name', (backend) => {
 			expect(result).toEqual({
 				// #general, the other channel and the DM.
 				entriesDeleted: 3,
-				// Hers left #general's window long ago; the other channel still held one.
-				messagesRemoved: 1,
-				// Two of hers in #general, one in the other channel, and the whole DM (her message and Sol's).
-				archivedMessagesRemoved: 5,
+				// Hers left #general's window long ago; the other channel still held one, with Sol's reply to it.
+				messagesRemoved: 2,
+				// Two of hers in #general and one in the other channel, with Sol's replies to them, and the whole DM (her message and Sol's).
+				archivedMessagesRemoved: 7,
 				summariesDropped: 1,
 				profileDeleted: true,
 				topicsDeleted: 2

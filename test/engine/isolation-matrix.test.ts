@@ -133,12 +133,18 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 			const rows = (await rawRows(opened)).join('\n');
 			const stored = new Set(rows.match(MARKER) ?? []);
 			const hidden = [...world.markers.values()].filter((meta) => meta.hidden);
+			const erased = [...world.markers.values()].filter((meta) => meta.erased);
 			expect(hidden.length).toBeGreaterThan(20);
+			expect(erased.length).toBeGreaterThan(20);
 			expect(hidden.filter((meta) => stored.has(meta.marker)).map((meta) => meta.marker)).toEqual([]);
+			// What the member who chose FULL wrote before, and the replies to their turns, went with the choice.
+			expect(erased.filter((meta) => stored.has(meta.marker)).map((meta) => meta.marker)).toEqual([]);
 			// Not vacuous: what the others wrote is stored, and summaries were written.
-			expect([...world.markers.values()].filter((meta) => !meta.hidden && meta.keys.size > 0).every((meta) => stored.has(meta.marker))).toBe(
-				true
-			);
+			expect(
+				[...world.markers.values()]
+					.filter((meta) => !meta.hidden && !meta.erased && meta.keys.size > 0)
+					.every((meta) => stored.has(meta.marker))
+			).toBe(true);
 			expect(rows).toContain('backgroundSummary');
 		}
 	);
@@ -151,7 +157,11 @@ describe.each(backends)('the isolation and privacy matrix on $name', (backend) =
 		expect(requestsBeforeSwitch).toBeGreaterThan(0);
 		const wrong = sent.flatMap(({ index, markers }) =>
 			markers
-				.filter((meta) => meta.hidden || (index >= requestsBeforeSwitch && meta.role === 'user' && turnedFull.includes(meta.authorId!)))
+				.filter(
+					(meta) =>
+						meta.hidden ||
+						(index >= requestsBeforeSwitch && (meta.erased || (meta.role === 'user' && turnedFull.includes(meta.authorId!))))
+				)
 				.map((meta) => `${meta.marker} in request ${index}`)
 		);
 		expect(wrong).toEqual([]);

@@ -286,6 +286,10 @@ interface MessageMeta {
 	channelId: string;
 	/** Written by the FULL member after they set FULL, or a reply to a turn they triggered while FULL. */
 	hidden: boolean;
+	/** A persona reply: the member whose turn it answered. */
+	repliesTo?: string;
+	/** Erased when the FULL member set FULL: what they wrote before, and the replies to their turns. */
+	erased?: boolean;
 }
 
 interface Observed {
@@ -350,6 +354,9 @@ class Conversation {
 	private async setFull(): Promise<void> {
 		await this.engine.setUserSettings(this.fullUserId!, { privacyLevel: PrivacyLevel.FULL });
 		this.fullSet = true;
+		for (const meta of this.byMarker.values())
+			if (meta.role === 'user' ? meta.authorId === this.fullUserId : meta.repliesTo === this.fullUserId && meta.id !== undefined)
+				meta.erased = true;
 	}
 
 	private user(index: number) {
@@ -489,7 +496,8 @@ class Conversation {
 				authorId: persona?.id,
 				role: 'persona',
 				...where,
-				hidden: triggeredWhileFull
+				hidden: triggeredWhileFull,
+				repliesTo: user.id
 			});
 		}
 
@@ -695,7 +703,7 @@ function checkNothingOfFull(observed: Observed, conversation: Conversation): voi
 			`${meta.marker} (${meta.role}${meta.hidden ? ', written or triggered while FULL' : ''}) ` +
 			`in ${describeRequest(observed)}:\n${observed.context.text}`;
 		expect(meta.hidden, why).toBe(false);
-		if (conversation.fullSet) expect(meta.authorId === conversation.fullUserId, why).toBe(false);
+		if (conversation.fullSet) expect(meta.authorId === conversation.fullUserId || meta.erased === true, why).toBe(false);
 	}
 }
 
@@ -843,9 +851,14 @@ describe('GIVEN a member who sets privacy FULL before or in the middle of the co
 								expect(stored(meta.marker), `${meta.marker} (${meta.role}, written or triggered while FULL) is in the store`).toBe(
 									false
 								);
+							if (meta.erased)
+								expect(stored(meta.marker), `${meta.marker} (${meta.role}, erased when FULL was set) is in the store`).toBe(false);
 						}
-						// The raw check is not vacuous: what written turns carried (not hidden) is stored as plain text.
-						const written = conversation.writtenMarkers.filter((marker) => !conversation.byMarker.get(marker)!.hidden);
+						// The raw check is not vacuous: what written turns carried (not hidden or erased) is stored as plain text.
+						const written = conversation.writtenMarkers.filter((marker) => {
+							const meta = conversation.byMarker.get(marker)!;
+							return !meta.hidden && !meta.erased;
+						});
 						if (written.length > 0) expect(written.some(stored), `none of ${written.join(', ')} found in the raw store`).toBe(true);
 					});
 				}),

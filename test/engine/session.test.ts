@@ -149,22 +149,24 @@ describe.each(backends)('/session operations on $name', (backend) => {
 
 	describe('clearShortTerm', () => {
 		it(
-			'GIVEN conversations THEN it deletes her user-scope entries and removes her messages from the shared ones, ' +
-				'keeping others’ and the summary',
+			'GIVEN conversations THEN it deletes her user-scope entries and removes her messages and the replies to her turns ' +
+				'from the shared ones, keeping others’ and the summary',
 			async () => {
 				await converse();
 				const general = serverScopeKey(GUILD, CHANNEL, 'sol');
 				await inspect.entry(general).patch({ summary: 'Talk of lighthouses.' });
-				expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 3, messagesRemoved: 2 });
+				// Her two messages, and Sol's two replies to her turns (a reply often repeats what it answers).
+				expect(await engine.clearShortTerm(MAYA.id)).toEqual({ entriesDeleted: 3, messagesRemoved: 4 });
 				for (const key of [
 					userScopeKey(MAYA.id, CHANNEL, 'sol'),
 					userScopeKey(MAYA.id, OTHER_CHANNEL, 'sol'),
 					userScopeKey(MAYA.id, dm, 'sol')
 				])
 					expect(await entry(key), key).toBeUndefined();
-				expect(texts(await entry(general))).toEqual(['theo likes lighthouses', 'Sol likes both']);
+				expect(texts(await entry(general))).toEqual(['theo likes lighthouses']);
 				expect((await entry(general))!.summary).toBe('Talk of lighthouses.');
-				expect(texts(await inspect.serverEntry(GUILD, OTHER_CHANNEL, 'sol').read())).toEqual(['Sol agrees']);
+				// Nothing is left of that conversation: it goes with its listing.
+				expect(await inspect.serverEntry(GUILD, OTHER_CHANNEL, 'sol').read()).toBeUndefined();
 				expect(await engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0 });
 			}
 		);
@@ -197,10 +199,7 @@ describe.each(backends)('/session operations on $name', (backend) => {
 
 	describe('exportUser', () => {
 		it(
-			[
-				'GIVEN her conversations',
-				'THEN the export holds her words, the personas’ replies in her own conversations, her profile and topics'
-			].join(' '),
+			['GIVEN her conversations', 'THEN the export holds her words, the personas’ replies to her turns, her profile and topics'].join(' '),
 			async () => {
 				await converse();
 				await engine.updateProfile(MAYA.id, { preferences: { pronouns: 'she/her' } });
@@ -221,10 +220,23 @@ describe.each(backends)('/session operations on $name', (backend) => {
 					[dm]: ['maya in private', 'Sol whispers back']
 				});
 				expect(exported.sharedShortTerm.map((message) => `${message.serverId}/${message.channelId}: ${message.text}`).sort()).toEqual(
-					[`${GUILD}/${CHANNEL}: maya likes harbours`, `${GUILD}/${OTHER_CHANNEL}: maya in the other channel`].sort()
+					[
+						`${GUILD}/${CHANNEL}: maya likes harbours`,
+						`${GUILD}/${CHANNEL}: Sol likes both`,
+						`${GUILD}/${OTHER_CHANNEL}: maya in the other channel`,
+						`${GUILD}/${OTHER_CHANNEL}: Sol agrees`
+					].sort()
 				);
+				// Not Theo's words, though the turn carried them.
 				expect(exported.archive.map((message) => `${message.serverId}: ${message.text}`).sort()).toEqual(
-					[`${GUILD}: maya in the other channel`, `${GUILD}: maya likes harbours`, 'DM: Sol whispers back', 'DM: maya in private'].sort()
+					[
+						`${GUILD}: maya in the other channel`,
+						`${GUILD}: maya likes harbours`,
+						`${GUILD}: Sol agrees`,
+						`${GUILD}: Sol likes both`,
+						'DM: Sol whispers back',
+						'DM: maya in private'
+					].sort()
 				);
 				expect(exported.archive[0]).toMatchObject({ id: expect.any(String), at: expect.stringMatching(/^2026-03-02T/) });
 				expect(exported.profile).toMatchObject({ preferences: { pronouns: 'she/her' } });

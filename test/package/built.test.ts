@@ -25,7 +25,7 @@ describe('GIVEN the package built with `npm run build`', () => {
 			const report = JSON.parse(output.trim().split('\n').at(-1)!);
 			expect(report.commands).toContain('pluginsessioncommand');
 			expect(report.listeners).toEqual(expect.arrayContaining(['PluginTurnCompleted', 'PluginMemoryError']));
-			expect(report.handlers).toContain('PluginClearAllButton');
+			expect(report.handlers).toContain('PluginConfirmButton');
 			expect(report.result).toMatchObject({ written: true, keys: [userScopeKey('1', '2', 'sol')] });
 			expect(report.context).toContain(`hello from ${bot.endsWith('.cjs') ? 'cjs' : 'esm'}`);
 		},

@@ -176,6 +176,10 @@ export interface MarkerMeta {
 	ts: number;
 	/** Written while its author was FULL, or a reply to a turn its trigger made while FULL: never stored, never shown. */
 	hidden: boolean;
+	/** Erased when its author (or the member whose turn it answered) chose FULL later: gone from then on, never shown again. */
+	erased: boolean;
+	/** A persona reply: the member whose turn it answered, whose words it carries. */
+	repliesTo: string | null;
 	/** The short-term keys capture writes it to (docs/design.md: Capture). */
 	keys: Set<string>;
 }
@@ -193,6 +197,16 @@ export interface SimulatedScope {
 	lineage: string | null;
 	/** Message id → time and marker, as merged by capture. */
 	messages: Map<string, { ts: number; marker: string }>;
+}
+
+/** Whether a marker carries `userId`'s words: theirs, or a persona's reply to their turn (the engine's rule, stated again). */
+function carriesWordsOf(meta: Pick<MarkerMeta, 'role' | 'authorId' | 'repliesTo'>, userId: string): boolean {
+	return meta.role === 'persona' ? meta.repliesTo === userId : meta.authorId === userId;
+}
+
+/** Never to be stored again: written while FULL, or erased since. */
+function gone(meta: MarkerMeta): boolean {
+	return meta.hidden || meta.erased;
 }
 
 /** A small seeded generator, so that a failing world can be replayed. */
@@ -290,6 +304,7 @@ export class IsolationWorld {
 			if (member.switchTo === undefined) continue;
 			await this.engine.setUserSettings(member.id, { privacyLevel: member.switchTo });
 			this.levels.set(member.id, member.switchTo);
+			if (member.switchTo === PrivacyLevel.FULL) this.erase(member.id);
 		}
 		await this.saveLongTerm();
 		// Right after the switch, each of them speaks wherever they can, and the bot's history reaches back over what they said before.
@@ -336,7 +351,7 @@ export class IsolationWorld {
 	 * only to their owner.
 	 */
 	public allowed(request: ContextRequest, meta: MarkerMeta): boolean {
-		if (meta.hidden) return false;
+		if (meta.hidden || meta.erased) return false;
 		if (meta.role === 'user' && this.levels.get(meta.authorId!) === PrivacyLevel.FULL) return false;
 		if (meta.kind === 'profile') return meta.authorId === request.userId && this.levels.get(request.userId) === PrivacyLevel.MINIMAL;
 		const here = request.serverId ?? 'DM';
@@ -356,7 +371,7 @@ export class IsolationWorld {
 			// The member's own other DMs follow them from DM to DM; other servers (and DMs, seen from a guild) need their opt-in,
 			// and show only their words and the personas'.
 			if (scope.serverId === 'DM' && here === 'DM') return true;
-			if (scope.serverId !== here && optIn && (meta.role === 'persona' || meta.authorId === request.userId)) return true;
+			if (scope.serverId !== here && optIn && carriesWordsOf(meta, request.userId)) return true;
 		}
 		return false;
 	}
@@ -369,15 +384,14 @@ export class IsolationWorld {
 		const window = [...scope.messages].sort(([idA, a], [idB, b]) => a.ts - b.ts || (idA < idB ? -1 : 1)).slice(-this.window);
 		return window
 			.map(([, { marker }]) => this.markers.get(marker)!)
-			.filter((meta) => meta.role === 'user' && meta.authorId === request.userId && !meta.hidden)
+			.filter((meta) => meta.role === 'user' && meta.authorId === request.userId && !meta.hidden && !meta.erased)
 			.map((meta) => meta.marker);
 	}
 
-	/** Whether a member's export may hold `meta`: their own words and profile, and the personas' replies in their own conversations. */
+	/** Whether a member's export may hold `meta`: their own words and profile, and the personas' replies to their turns. */
 	public exportable(userId: string, meta: MarkerMeta): boolean {
-		if (meta.hidden) return false;
-		if (meta.kind === 'profile' || meta.role === 'user') return meta.authorId === userId;
-		return [...meta.keys].some((key) => this.scopes.get(key)!.ownerId === userId);
+		if (meta.hidden || meta.erased) return false;
+		return carriesWordsOf(meta, userId);
 	}
 
 	public markersIn(text: string): MarkerMeta[] {
@@ -407,6 +421,8 @@ export class IsolationWorld {
 			messageId: '',
 			ts: 0,
 			hidden: false,
+			erased: false,
+			repliesTo: null,
 			keys: new Set()
 		});
 		return marker;
@@ -449,6 +465,8 @@ export class IsolationWorld {
 			messageId,
 			ts: this.clock,
 			hidden: this.levels.get(member.id) === PrivacyLevel.FULL,
+			erased: false,
+			repliesTo: null,
 			keys: new Set()
 		};
 		this.markers.set(marker, meta);
@@ -494,6 +512,8 @@ export class IsolationWorld {
 				messageId,
 				ts: at + 1 + index,
 				hidden: triggeredWhileFull,
+				erased: false,
+				repliesTo: member.id,
 				keys: new Set()
 			};
 			this.markers.set(marker, meta);
@@ -523,19 +543,36 @@ export class IsolationWorld {
 		if (!stop && !triggeredWhileFull) log.push(...replies);
 	}
 
+	/** Choosing FULL erases everything of the member: their messages and the personas' replies to their turns, from every scope. */
+	private erase(userId: string): void {
+		const erased = [...this.markers.values()].filter((meta) => carriesWordsOf(meta, userId));
+		for (const meta of erased) meta.erased = true;
+		const ids = new Set(erased.map((meta) => meta.messageId));
+		for (const scope of this.scopes.values()) for (const id of ids) scope.messages.delete(id);
+	}
+
 	/** docs/design.md's capture, as far as where each message goes: one write per persona, to the user scope and (in a guild) the server scope. */
 	private capture(member: Member, place: Place, history: TurnMessage[], responders: Persona[], replies: TurnMessage[]): void {
 		// Messages of members who are FULL now, or were when they wrote them, are dropped from any history.
+		// Replies erased with their member stay out too: the engine keeps them on their channel's forgotten list.
 		const kept = history.filter(
 			(message) =>
-				message.role === 'persona' ||
-				(this.levels.get(message.authorId!) !== PrivacyLevel.FULL && !this.metaById.get(message.messageId!)!.hidden)
+				(message.role === 'persona' || this.levels.get(message.authorId!) !== PrivacyLevel.FULL) &&
+				!this.metaById.get(message.messageId!)!.hidden
 		);
 		for (const [index, persona] of responders.entries()) {
 			const messages = [...kept, replies[index]!];
 			const userKey = userScopeKey(member.id, place.channelId, persona.id);
 			const serverKey = place.serverId === null ? null : serverScopeKey(place.serverId, place.channelId, persona.id);
-			const own = serverKey === null ? messages : messages.filter((message) => message.role === 'persona' || message.authorId === member.id);
+			// In a guild, a member's own scope keeps their words and the replies to their turns (this turn's; earlier ones are there already).
+			const own =
+				serverKey === null
+					? messages
+					: messages.filter((message) =>
+							message.role === 'persona'
+								? this.metaById.get(message.messageId!)!.repliesTo === member.id
+								: message.authorId === member.id
+						);
 			this.write(userKey, 'user', member.id, place, persona, own);
 			if (serverKey) this.write(serverKey, 'server', null, place, persona, messages);
 		}

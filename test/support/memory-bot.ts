@@ -7,7 +7,7 @@ import { ChannelType, Events, GatewayIntentBits, type Message, MessageFlags, Ove
 import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
-import { FakeDiscord, type FakeInteraction, type RecordedRequest, SnowflakeGenerator } from '../../tools/fake-discord';
+import { FakeDiscord, type FakeInteraction, type RecordedRequest, type SlashCommandInput, SnowflakeGenerator } from '../../tools/fake-discord';
 import { StoreInspection } from './store-inspection';
 
 /** The members of the test guild. Carol moderates; only Alice and the moderators can view #secret. */
@@ -171,6 +171,23 @@ export async function ephemeralAnswer(
 	const data = ((request.body as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
 	expect(Number(data.flags ?? 0) & MessageFlags.Ephemeral, `the answer to ${interaction.id} is ephemeral`).toBe(MessageFlags.Ephemeral);
 	return { content: String(data.content ?? ''), data, request };
+}
+
+/**
+ * A member runs a `/session` subcommand that asks for confirmation and clicks its red button; resolves
+ * with the question and the final answer (the updated message).
+ */
+export async function confirmedSession(
+	fake: FakeDiscord,
+	input: Omit<SlashCommandInput, 'name'> & { subcommand: string }
+): Promise<{ question: string; done: string }> {
+	const asked = fake.slashCommand({ name: 'session', ...input });
+	const { content: question, data } = await ephemeralAnswer(fake, asked);
+	const confirm = (data.components as { components: { custom_id: string }[] }[] | undefined)?.[0]?.components[0]?.custom_id;
+	if (!confirm) throw new Error(`/session ${input.subcommand} asked no confirmation: ${question}`);
+	const click = fake.clickButton({ customId: confirm, messageId: String(fake.originalMessage(asked.id)!.id), user: input.user });
+	const response = await fake.waitForInteractionResponse(click.id);
+	return { question, done: String((response.body as { data?: { content?: string } }).data?.content ?? '') };
 }
 
 const ids = new SnowflakeGenerator();

@@ -10,6 +10,7 @@
  * without discord.js.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Archive } from '../../src/engine/archive/Archive';
 import { type MemoryConfig, resolveConfig } from '../../src/engine/config';
@@ -357,6 +358,23 @@ export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<s
 /** The rows that mention `text`. */
 export async function rowsHolding(location: StoreLocation, text: string): Promise<string[]> {
 	return (await rawRows(location)).filter((row) => row.includes(text));
+}
+
+/** The files of an SQLite store (the database, its write-ahead log and its shared-memory index) whose bytes hold `text`. */
+export function sqliteFilesHolding(storeUrl: string, text: string): string[] {
+	const path = sqlitePath(storeUrl);
+	const needle = Buffer.from(text, 'utf8');
+	return [path, `${path}-wal`, `${path}-shm`].filter((file) => existsSync(file) && readFileSync(file).includes(needle));
+}
+
+/**
+ * Everything of a store that still holds `text`: its rows (on every backend) and, on SQLite, the bytes of
+ * its files, where a page the database no longer uses may keep what a row held.
+ */
+export async function holdersOf(location: StoreLocation, text: string): Promise<string[]> {
+	const rows = await rowsHolding(location, text);
+	const files = location.storeUrl.startsWith('sqlite://') ? sqliteFilesHolding(location.storeUrl, text).map((file) => `file ${file}`) : [];
+	return [...rows, ...files];
 }
 
 /** The keys of raw rows (see {@link rawRows}), without the namespace. */

@@ -1,3 +1,4 @@
+import { carriesWordsOf } from '../privacy/voices';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
 import type { ExportedEntry, ExportedMessage, ShortTermEntry, StoredMessage, StoredTopics, UserExport, UserProfile } from '../schemas';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
@@ -34,10 +35,11 @@ export async function exportUser(parts: AccountParts, userId: string, now: numbe
 		ledger.memberScopes(userId),
 		store.getMany<unknown>([Keys.profile(userId), Keys.topics(userId)]) as Promise<[UserProfile?, StoredTopics?]>
 	]);
-	const mine = (message: StoredMessage) => message.authorId === userId;
-	const conversation = (message: StoredMessage) => mine(message) || message.role === 'persona';
-	// In a DM a member message with no author can only be the user's.
-	const inDm = (message: StoredMessage) => conversation(message) || !message.authorId;
+	// Their words, and the personas' replies to their turns; in a guild, nothing answering anyone else.
+	const mine = (message: StoredMessage) => carriesWordsOf(message, userId);
+	const conversation = mine;
+	// A DM is the user's alone: every persona line there, and a member message with no author, is theirs.
+	const inDm = (message: StoredMessage) => mine(message) || message.role === 'persona' || !message.authorId;
 
 	const own = (await store.getMany<ShortTermEntry>(scopes.own)).flatMap((entry): ExportedEntry[] => {
 		if (!entry || isExpired(entry, config, now)) return [];

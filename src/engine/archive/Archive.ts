@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { ChannelArchives } from './ChannelArchives';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import { ScopeIndex } from './ScopeIndex';
@@ -12,6 +13,8 @@ export const ARCHIVE_CHUNK_SIZE = 64;
 export interface ArchiveOptions {
 	/** Where new archives are registered for the sweep. */
 	registry?: Registry;
+	/** Where archives are listed under their channel, for deletions on Discord. */
+	channels?: ChannelArchives;
 	/** How long the archive keeps each message (`MEMORY_ARCHIVE_RETENTION_DAYS`); 0 switches it off. */
 	retentionMs: number;
 	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default 0 */
@@ -66,6 +69,7 @@ export class Archive {
 	/** Loads in flight, by scope and head. */
 	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
+	private readonly channels: ChannelArchives | undefined;
 
 	public constructor(
 		public readonly store: MemoryStore,
@@ -76,6 +80,7 @@ export class Archive {
 			sizeCalculation: (archive) => archive.index.bytes
 		});
 		this.registry = options.registry;
+		this.channels = options.channels;
 		this.retentionMs = Math.max(options.retentionMs, 0);
 		this.keyTtlMs = this.retentionMs + (options.graceMs ?? 0);
 	}
@@ -108,9 +113,16 @@ export class Archive {
 	 * Reads what {@link Archive.append} needs and returns the messages it would store and the writes
 	 * that store them, so that a caller can index them first and land the writes with its own in one
 	 * batch, then call `landed()`. `read` holds the values of {@link Archive.keysToRead}'s keys when the
-	 * caller read them. The caller holds the scope's head lock until the writes have landed.
+	 * caller read them; `leaveOut` names messages deleted on Discord, never stored. The caller holds the
+	 * scope's head lock until the writes have landed.
 	 */
-	public async prepare(scopeKey: string, messages: readonly StoredMessage[], now: number, read?: readonly unknown[]): Promise<PendingAppend> {
+	public async prepare(
+		scopeKey: string,
+		messages: readonly StoredMessage[],
+		now: number,
+		read?: readonly unknown[],
+		leaveOut?: ReadonlySet<string>
+	): Promise<PendingAppend> {
 		const nothing: PendingAppend = {
 			fresh: [],
 			writes: [],
@@ -125,7 +137,7 @@ export class Archive {
 		const values = read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
 		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
-		const fresh = unique.filter((_, index) => markers[index] === undefined);
+		const fresh = unique.filter((message, index) => markers[index] === undefined && !leaveOut?.has(message.id));
 		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;
@@ -150,7 +162,10 @@ export class Archive {
 
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
 		// killed after the write must not leave an archive the sweep never visits.
-		const register = async () => void (await this.registry?.note('archives', scopeKey));
+		const register = async () => {
+			await this.registry?.note('archives', scopeKey);
+			await this.channels?.note(scopeKey, now);
+		};
 		const landed = () => {
 			this.tails.set(scopeKey, { head: nextHead, chunk: current });
 			const cached = this.loaded.get(scopeKey);

@@ -8,7 +8,12 @@ import { type Archive, ARCHIVE_CHUNK_SIZE, chunkKeys } from './Archive';
  * stay as tombstones (listed for the sweep) so a later turn's history does not archive them again.
  * Callers hold the scope's head lock, as capture appends under it.
  */
-export async function removeFromArchive(archive: Archive, scopeKey: string, remove: (message: StoredMessage) => boolean): Promise<number> {
+export async function removeFromArchive(
+	archive: Archive,
+	scopeKey: string,
+	remove: (message: StoredMessage) => boolean,
+	onRemoved?: (messages: readonly StoredMessage[]) => void
+): Promise<number> {
 	const headKey = Keys.archiveHead(scopeKey);
 	const head = await archive.store.get<ArchiveHead>(headKey);
 	if (!head) return 0;
@@ -17,6 +22,7 @@ export async function removeFromArchive(archive: Archive, scopeKey: string, remo
 	const kept = stored.filter((message) => !remove(message));
 	const gone = stored.filter((message) => remove(message));
 	if (gone.length === 0) return 0;
+	onRemoved?.(gone);
 
 	archive.forgetCached(scopeKey);
 	const ttlMs = archive.keyTtlMs;

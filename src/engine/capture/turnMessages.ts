@@ -28,8 +28,20 @@ export function historyMessages(turn: MemoryTurn, visibility: Visibility, at: nu
 	return history;
 }
 
-/** One persona reply as it is stored; null when nothing is left of its text. */
-export function responseMessage(response: TurnResponse, ts: number, turnTime: number | undefined): StoredMessage | null {
+/** The member message a turn answers: the requester's newest in its history. */
+export interface TurnTrigger {
+	messageId: string | undefined;
+	authorId: string;
+}
+
+/** The turn's trigger: the newest message of the member who asked (a DM's member messages are all theirs). */
+export function turnTrigger(turn: MemoryTurn, history: readonly StoredMessage[]): TurnTrigger {
+	const asked = history.findLast((message) => message.role === 'user' && message.authorId === turn.userId);
+	return { messageId: asked?.id, authorId: turn.userId };
+}
+
+/** One persona reply as it is stored, with the turn it answered; null when nothing is left of its text. */
+export function responseMessage(response: TurnResponse, ts: number, turnTime: number | undefined, trigger: TurnTrigger): StoredMessage | null {
 	const text = clip(cleanText(response.text));
 	if (text.length === 0) return null;
 	const personaId = response.personaId ?? undefined;
@@ -40,7 +52,9 @@ export function responseMessage(response: TurnResponse, ts: number, turnTime: nu
 		authorName: response.personaName,
 		text,
 		ts,
-		personaId
+		personaId,
+		...(trigger.messageId === undefined ? {} : { replyTo: trigger.messageId }),
+		replyToAuthorId: trigger.authorId
 	};
 }
 
@@ -54,9 +68,10 @@ export interface PersonaReplies {
 /** The turn's replies grouped by persona; responses follow the history they answer, a millisecond apart, so every reader orders them alike. */
 export function repliesByPersona(turn: MemoryTurn, history: readonly StoredMessage[], at: number): PersonaReplies[] {
 	const responseTime = Math.max(at, ...history.map((message) => message.ts)) + 1;
+	const trigger = turnTrigger(turn, history);
 	const groups = new Map<string | null, PersonaReplies>();
 	for (const [index, response] of turn.responses.entries()) {
-		const message = responseMessage(response, responseTime + index, turn.timestamp);
+		const message = responseMessage(response, responseTime + index, turn.timestamp, trigger);
 		if (!message) continue;
 		const personaId = response.personaId ?? null;
 		const group = groups.get(personaId) ?? { personaId, lineageId: response.personaLineageId ?? null, messages: [] };

@@ -1,4 +1,5 @@
 import { visibilityOf } from '../privacy/visibility';
+import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryTurn, ShortTermEntry, StoredMessage } from '../schemas';
 import { byTime, mergeWindow } from '../ledger/entries';
 import { conversationKeys, DM_SERVER_ID } from '../store/keys';
@@ -25,18 +26,16 @@ export async function writeConversation(
 	const keys = conversationKeys(turn, persona.personaId);
 	const { userKey, serverKey, liveKey } = keys;
 	const entryKeys = serverKey ? [userKey, serverKey] : [userKey];
-	const messages = [...history, ...persona.messages].sort(byTime);
-	const written = await parts.ledger.writeConversation(keys, messages, now, async (stored) => {
+	const turnMessages = [...history, ...persona.messages].sort(byTime);
+	const written = await parts.ledger.writeConversation(keys, turnMessages, now, async (stored, messages) => {
 		const windows = entryKeys.map((key, index) => {
 			const current = stored[index];
 			const own =
 				key === serverKey
 					? messages
-					: // The user's own scope also drops the personas' replies from before they cleared their memory.
-						messages.filter(
-							(message) =>
-								userBarrier(message) && (serverKey === null || message.role === 'persona' || message.authorId === turn.userId)
-						);
+					: // The user's own scope also drops the personas' replies from before they cleared their memory, and in a
+						// guild keeps only their words and the replies to their turns, never a reply to another member.
+						messages.filter((message) => userBarrier(message) && (serverKey === null || carriesWordsOf(message, turn.userId)));
 			const ids = new Set(current?.messages.map((message) => message.id));
 			// A turn recorded again (its responses are all there already) is not another turn, and folds nothing.
 			const repeated = persona.messages.every((response) => ids.has(response.id));

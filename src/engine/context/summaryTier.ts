@@ -1,3 +1,4 @@
+import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryConfig } from '../config';
 import { datedLines, dayLabel, relativeTime } from '../format/lines';
 import { tokenCount } from '../format/tokens';
@@ -63,10 +64,11 @@ export function summaryBlock(
 	let headed = false;
 	for (const { listing, entry: other } of others) {
 		if (!other || isExpired(other, config, now)) continue;
-		// Memories from another server or a DM show only what this user and the personas said.
+		// Memories from another server show only what this user said and the personas' replies to their turns; their own DM is theirs whole.
 		const fromElsewhere = other.serverId !== here;
+		const ownDm = other.serverId === DM_SERVER_ID && other.userId === request.userId;
 		const messages = other.messages.filter(
-			(message) => visible(message.authorId) && (!fromElsewhere || message.role === 'persona' || message.authorId === request.userId)
+			(message) => visible(message.authorId) && (!fromElsewhere || ownDm || carriesWordsOf(message, request.userId))
 		);
 		const where = fromElsewhere ? (other.serverId === DM_SERVER_ID ? ' (DM)' : ' (another server)') : '';
 		const label = `<#${listing.channelId}>${where}, ${relativeTime(other.lastUpdated, now)}:`;

@@ -1,6 +1,8 @@
 import type { Archive } from '../archive/Archive';
+import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { MemoryConfig } from '../config';
 import type { MemoryStore } from '../store/MemoryStore';
+import type { Registry } from '../store/Registry';
 import type { AuthorIndex } from './AuthorIndex';
 import type { ScopeDirectory } from './ScopeDirectory';
 
@@ -10,8 +12,12 @@ export interface LedgerParts {
 	config: MemoryConfig;
 	/** The live scopes' archives and their search indexes. */
 	archive: Archive;
+	/** Which live scopes of each channel have an archive. */
+	channelArchives: ChannelArchives;
 	/** Which short-term entries each user, server and guild channel has. */
 	directory: ScopeDirectory;
 	/** Which live scopes hold each member's words. */
 	authors: AuthorIndex;
+	/** The ids the sweep walks (here: the channels with a forgotten list). */
+	registry: Registry;
 }

@@ -1,10 +1,13 @@
 import type { MemoryConfig } from '../config';
 import type { Archive } from '../archive/Archive';
-import type { ClearShortTermResult, ShortTermEntry, StoredMessage } from '../schemas';
+import type { ChannelArchives } from '../archive/ChannelArchives';
+import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
 import { type ConversationKeys, Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { entryLifetimeMs, isExpired } from './entries';
+import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
+import { forgottenIds } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
 import type { LedgerParts } from './LedgerParts';
 import type { ScopeDirectory } from './ScopeDirectory';
@@ -20,51 +23,65 @@ import { memberScopes, type MemberScopes } from './memberScopes';
  * 3. the digest lines inside those entries, which quote or count it once it leaves the crude window;
  * 4. the summaries inside those entries: the background summary cites it, the tool's summary may paraphrase it;
  * 5. the live scope's archive: a chunk holds it, a marker says it was archived, a tombstone that it was removed;
+ *    the channel's archive list (`archives:…`) names every persona's archive of the channel;
  * 6. the archive's search index, cached in each process (the archive head's epoch tells them to reload);
  * 7. the author index (`index:author:…`), which lists the live scopes holding a member's words;
  * 8. the directories (`index:user|server|channel:…`), which list the entries;
- * 9. exports, which read 1, 2 and 5.
+ * 9. exports, which read 1, 2 and 5;
+ * 10. the channel's forgotten list (`forgotten:…`): ids only, of messages deleted on Discord, which capture leaves out.
  *
  * Capture writes them through {@link writeConversation}, erasure removes them through {@link forgetMember}
- * and {@link forgetChannel}, and the sweep expires them through the same parts, so a copy added here is
- * one the erasure knows.
+ * and {@link forgetChannel}, an edit or deletion on Discord changes them through {@link changeMessages},
+ * and the sweep expires them through the same parts, so a copy added here is one the erasure knows.
  */
 export class MessageLedger {
 	public readonly store: MemoryStore;
 	public readonly archive: Archive;
+	public readonly channelArchives: ChannelArchives;
 	public readonly directory: ScopeDirectory;
 	public readonly authors: AuthorIndex;
 	private readonly config: MemoryConfig;
 
 	public constructor(private readonly parts: LedgerParts) {
-		({ store: this.store, archive: this.archive, directory: this.directory, authors: this.authors, config: this.config } = parts);
+		({
+			store: this.store,
+			archive: this.archive,
+			channelArchives: this.channelArchives,
+			directory: this.directory,
+			authors: this.authors,
+			config: this.config
+		} = parts);
 	}
 
 	/**
 	 * A turn's write to one persona's conversation: its short-term entries, the live scope's archive and
-	 * search index, the author index and the directories, under the conversation's locks. `next` gets the
-	 * entries as stored (expired ones read as missing) and returns them as they should be; it runs inside
-	 * the locks, so no other write of this process lands in between.
+	 * search index, the author index and the directories, under the conversation's locks. Messages deleted on
+	 * Discord are left out. `next` gets the entries as stored (expired ones read as missing) and the messages
+	 * to write, and returns the entries as they should be; it runs inside the locks, so no other write of this
+	 * process lands in between.
 	 */
 	public writeConversation(
 		keys: ConversationKeys,
-		messages: readonly StoredMessage[],
+		turnMessages: readonly StoredMessage[],
 		now: number,
-		next: (current: (ShortTermEntry | undefined)[]) => Promise<ShortTermEntry[]>
+		next: (current: (ShortTermEntry | undefined)[], messages: readonly StoredMessage[]) => Promise<ShortTermEntry[]>
 	): Promise<ShortTermEntry[]> {
 		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
 		return this.store.lock.runAll([...entryKeys, Keys.archiveHead(keys.liveKey)], async () => {
-			// One round trip: the entries, the archive's head and the markers of these messages.
-			const archiveKeys = this.archive.keysToRead(keys.liveKey, messages, now);
-			const read = await this.store.getMany<unknown>([...entryKeys, ...archiveKeys]);
+			// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
+			const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
+			const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
+			const forgotten = forgottenIds(read[entryKeys.length] as ForgottenMessages | undefined, now);
+			const messages = forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !forgotten.has(message.id));
 			const current = entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now));
-			const entries = await next(current);
+			const entries = await next(current, messages);
 			const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
 			const landed = messages.filter((message) => !liveIds.has(message.id));
 			// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
 			// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
 			// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
-			const append = await this.archive.prepare(keys.liveKey, messages, now, archiveKeys.length > 0 ? read.slice(entryKeys.length) : undefined);
+			const archiveRead = archiveKeys.length > 0 ? read.slice(entryKeys.length + 1) : undefined;
+			const append = await this.archive.prepare(keys.liveKey, turnMessages, now, archiveRead, forgotten);
 			await this.authors.record(keys.liveKey, landed, append.fresh, now);
 			// An entry that was in the store keeps its listing while this process's last write of it still covers it.
 			const written = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
@@ -131,6 +148,11 @@ export class MessageLedger {
 	public forgetMember(userId: string, what: 'everything', now: number): Promise<MemberErasure>;
 	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure> {
 		return forgetMember(this.parts, userId, what, now);
+	}
+
+	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
+	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
+		return changeMessages(this.parts, change, now);
 	}
 
 	/** A moderator's wipe of one guild channel: every entry of it (server and user scopes, every persona) and its archives. */

@@ -1,10 +1,13 @@
 import { removeFromArchive } from '../archive/removeFromArchive';
+import { carriesWordsOf } from '../privacy/voices';
 import type { ClearShortTermResult, Listings, ShortTermEntry } from '../schemas';
-import { DM_SERVER_ID, Keys } from '../store/keys';
-import { entryLifetimeMs } from './entries';
+import { DM_SERVER_ID, Keys, liveScopeChannel } from '../store/keys';
+import { changeMessages } from './changeMessages';
+import { ForgottenReplies } from './forgotten';
 import { memberScopes, withRelated } from './memberScopes';
 import type { LedgerParts } from './LedgerParts';
-import { holdsAnything, stripAuthor } from './stripEntry';
+import { replaceEntry } from './replaceEntry';
+import { stripAuthor } from './stripEntry';
 
 /** How much of a member to forget: their short-term memory, or every copy of their words. */
 export type MemberForgetting = 'short-term' | 'everything';
@@ -26,7 +29,8 @@ export async function forgetMember(
 ): Promise<ClearShortTermResult | MemberErasure> {
 	const everything = what === 'everything';
 	const scopes = await memberScopes(parts, userId);
-	const own = await deleteOwn(parts, userId, scopes.own, scopes.listings, everything);
+	const replies = new ForgottenReplies();
+	const own = await deleteOwn(parts, userId, scopes.own, scopes.listings, everything, replies);
 	const result: MemberErasure = {
 		entriesDeleted: own.entriesDeleted,
 		messagesRemoved: 0,
@@ -36,16 +40,23 @@ export async function forgetMember(
 	for (const [key, related] of await withRelated(parts, userId, scopes.shared)) {
 		// The archive's head lock too, on an erasure: capture appends under it.
 		await parts.store.lock.runAll([key, ...(everything ? [Keys.archiveHead(key)] : []), ...related], async () => {
-			const stripped = await strip(parts, key, userId, everything, now);
+			const stripped = await strip(parts, key, userId, everything, now, replies);
 			result.messagesRemoved += stripped.removed;
 			if (stripped.summaryDropped) result.summariesDropped++;
-			for (const other of related) if ((await strip(parts, other, userId, everything, now)).summaryDropped) result.summariesDropped++;
+			for (const other of related) if ((await strip(parts, other, userId, everything, now, replies)).summaryDropped) result.summariesDropped++;
 			if (!everything) return;
-			result.archivedMessagesRemoved += await removeFromArchive(parts.archive, key, (message) => message.authorId === userId);
+			result.archivedMessagesRemoved += await removeFromArchive(
+				parts.archive,
+				key,
+				(message) => carriesWordsOf(message, userId),
+				(removed) => replies.note(liveScopeChannel(key)!, removed)
+			);
 			// Under the scope's lock, so a turn captured after the erasure's barrier is listed again, never lost.
 			await parts.authors.remove(userId, [key]);
 		});
 	}
+	// The replies to their turns leave every copy of their channels, and never come back with a later turn's history.
+	for (const channel of replies.channels()) await changeMessages(parts, { ...channel, userId, kind: 'deleted' }, now);
 	if (!everything) return { entriesDeleted: result.entriesDeleted, messagesRemoved: result.messagesRemoved };
 	// What is left of the author index names no scope that still holds their words.
 	const handled = new Set([...scopes.own, ...scopes.shared]);
@@ -57,7 +68,14 @@ export async function forgetMember(
 }
 
 /** Deletes the member's own entries (and, for an erasure, their DMs' archives) and their listings. */
-async function deleteOwn(parts: LedgerParts, userId: string, keys: readonly string[], listings: Listings, archives: boolean) {
+async function deleteOwn(
+	parts: LedgerParts,
+	userId: string,
+	keys: readonly string[],
+	listings: Listings,
+	archives: boolean,
+	replies: ForgottenReplies
+) {
 	let entriesDeleted = 0;
 	let archivedMessagesRemoved = 0;
 	let summariesDropped = 0;
@@ -68,6 +86,9 @@ async function deleteOwn(parts: LedgerParts, userId: string, keys: readonly stri
 			const entry = await parts.store.get<ShortTermEntry>(key);
 			if (entry) {
 				await parts.store.delete([key]);
+				// Every persona line of a DM is theirs; in a guild, the replies to their turns.
+				const theirs = entry.serverId === DM_SERVER_ID ? entry.messages : entry.messages.filter((message) => carriesWordsOf(message, userId));
+				replies.note(entry, theirs);
 				entriesDeleted++;
 				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
 			}
@@ -78,7 +99,12 @@ async function deleteOwn(parts: LedgerParts, userId: string, keys: readonly stri
 				channels.set(directory, [...(channels.get(directory) ?? []), key]);
 			}
 			if (!archives) return;
-			archivedMessagesRemoved += await removeFromArchive(parts.archive, key, () => true);
+			archivedMessagesRemoved += await removeFromArchive(
+				parts.archive,
+				key,
+				() => true,
+				(removed) => replies.note(liveScopeChannel(key)!, removed)
+			);
 			await parts.authors.remove(userId, [key]);
 		});
 	}
@@ -97,23 +123,16 @@ async function strip(
 	key: string,
 	userId: string,
 	dropSummary: boolean,
-	now: number
+	now: number,
+	replies: ForgottenReplies
 ): Promise<{ removed: number; summaryDropped: boolean }> {
 	const entry = await parts.store.get<ShortTermEntry>(key);
 	if (!entry) return { removed: 0, summaryDropped: false };
 	const stripped = stripAuthor(entry, userId, dropSummary);
-	const next = stripped.entry;
-	if (!next) return stripped;
-	const ttlMs = next.lastUpdated + entryLifetimeMs(next, parts.config) - now;
-	if (ttlMs > 0 && holdsAnything(next)) {
-		await parts.store.set(key, next, ttlMs);
-		await parts.directory.track([{ key, entry: next }], now);
-		return stripped;
-	}
-	await parts.store.delete([key]);
-	if (entry.scope === 'server') await parts.directory.forget(Keys.serverIndex(entry.serverId), [key]);
-	if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID)
-		await parts.directory.forget(Keys.channelIndex(entry.serverId, entry.channelId), [key]);
-	if (entry.scope === 'user' && entry.userId) await parts.directory.forget(Keys.userIndex(entry.userId), [key]);
+	replies.note(
+		entry,
+		entry.messages.filter((message) => carriesWordsOf(message, userId))
+	);
+	if (stripped.entry) await replaceEntry(parts, key, stripped.entry, now);
 	return stripped;
 }

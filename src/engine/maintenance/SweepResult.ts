@@ -22,6 +22,8 @@ export interface SweepResult {
 	authorListingsDeleted: number;
 	/** Author indexes left empty. */
 	authorIndexesDeleted: number;
+	/** Ids of deleted or erased messages dropped from their channels' forgotten lists, once nothing could bring them back. */
+	forgottenIdsDeleted: number;
 	/** Wall-clock milliseconds. */
 	durationMs: number;
 }

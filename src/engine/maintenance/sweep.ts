@@ -1,3 +1,4 @@
+import { expireForgotten } from '../ledger/forgotten';
 import type { SweepParts, SweepResult } from './SweepResult';
 import { sweepArchives } from './sweepArchives';
 import { sweepAuthors } from './sweepAuthors';
@@ -20,12 +21,14 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 		archivesDeleted: 0,
 		authorListingsDeleted: 0,
 		authorIndexesDeleted: 0,
+		forgottenIdsDeleted: 0,
 		durationMs: 0
 	};
 	// Entries first: the author pass looks at what is left of them.
 	await sweepShortTerm(parts, now, result);
 	const archives = await sweepArchives(parts, now, result);
 	await sweepAuthors(parts, now, archives, result);
+	result.forgottenIdsDeleted = await expireForgotten({ store: parts.ledger.store, registry: parts.registry }, now);
 	result.durationMs = Math.round(performance.now() - started);
 	return result;
 }

@@ -25,7 +25,10 @@ export async function sweepArchives(parts: SweepParts, now: number, result: Swee
 					// Under the head's lock, as capture appends: the registry id goes before an append can note it again.
 					parts.ledger.store.lock.run(Keys.archiveHead(scopeKey), async () => {
 						const expiry = await expireArchive(parts.ledger.archive, scopeKey, before);
-						if (expiry.gone) await parts.registry.remove('archives', [scopeKey]);
+						if (expiry.gone) {
+							await parts.registry.remove('archives', [scopeKey]);
+							await parts.ledger.channelArchives.unlist(scopeKey);
+						}
 						swept.floors.set(scopeKey, expiry.floor);
 						result.chunksDeleted += expiry.chunks;
 						result.archivedMessagesDeleted += expiry.messages;

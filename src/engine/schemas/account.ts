@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validEntries } from './stored';
-import { IdSchema, MessageIdSchema } from './primitives';
+import { IdSchema, InputTextSchema, MessageIdSchema } from './primitives';
 import type { PrivacyLevel } from './turn';
 
 /** A user's long-term profile, as stored. */
@@ -52,21 +52,27 @@ export const StatusLocationSchema = z.object({
 
 export type StatusLocation = z.input<typeof StatusLocationSchema>;
 
-/** Messages edited or deleted on Discord (`memory.messagesChanged`): background summaries citing them go stale. */
-export const MessagesChangeSchema = z
-	.object({
-		/** `null` in a DM. */
-		serverId: IdSchema.nullable(),
-		channelId: IdSchema,
-		/** In a DM, the member the DM is with (whose scope it is); unused in a guild. */
-		userId: IdSchema.optional(),
-		messageIds: z.array(MessageIdSchema).max(1000),
-		kind: z.enum(['edited', 'deleted'])
-	})
-	.refine((change) => change.serverId !== null || change.userId !== undefined, {
-		message: 'a DM change needs the userId of the member the DM is with',
-		path: ['userId']
-	});
+/**
+ * Messages edited or deleted on Discord (`memory.messagesChanged`): a deleted message leaves every copy
+ * and is never captured again; an edited one keeps only its new text everywhere.
+ */
+export const MessagesChangeSchema = z.object({
+	/** `null` in a DM. */
+	serverId: IdSchema.nullable(),
+	channelId: IdSchema,
+	/**
+	 * In a DM, the member the DM is with (whose scope it is); unused in a guild. Without it, the member is
+	 * found through the DM channel's archive list, which needs the archive on (`MEMORY_ARCHIVE_RETENTION_DAYS` > 0).
+	 */
+	userId: IdSchema.optional(),
+	messageIds: z.array(MessageIdSchema).max(1000),
+	kind: z.enum(['edited', 'deleted']),
+	/**
+	 * For an edit, the new text of each message by id. An edited message without one leaves every copy,
+	 * as a deleted one does, and the next turn that carries it stores its new text.
+	 */
+	texts: z.record(MessageIdSchema, InputTextSchema).optional()
+});
 
 export type MessagesChange = z.input<typeof MessagesChangeSchema>;
 
@@ -95,6 +101,24 @@ export interface ClearShortTermResult {
 	entriesDeleted: number;
 	/** The user's messages removed from shared (server-scope) channel memories. */
 	messagesRemoved: number;
+}
+
+/** What `messagesChanged` changed, over every copy of the messages. */
+export interface MessagesChangeResult {
+	/** Short-term entries rewritten or deleted. */
+	entriesChanged: number;
+	/** Copies taken out of short-term windows (one message may be in several entries). */
+	messagesRemoved: number;
+	/** Copies in short-term windows given their new text. */
+	messagesEdited: number;
+	/** Copies taken out of archives (one per persona that archived it). */
+	archivedMessagesRemoved: number;
+	/** Copies in archives given their new text. */
+	archivedMessagesEdited: number;
+	/** Digest lines that went because they quoted or counted a changed message. */
+	digestLinesRemoved: number;
+	/** Background summaries dropped because they cited a changed message (the digest serves until the next one). */
+	summariesDropped: number;
 }
 
 /** What `clearAll` removed. */

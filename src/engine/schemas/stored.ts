@@ -42,7 +42,11 @@ export const StoredMessageSchema = z.object({
 	text: z.string(),
 	/** Milliseconds since the epoch. */
 	ts: TimeSchema,
-	personaId: z.string().optional()
+	personaId: z.string().optional(),
+	/** On a persona reply: the id of the member message it answered, so the reply goes when that message is deleted. */
+	replyTo: z.string().optional(),
+	/** On a persona reply: the member whose turn it answered, so the reply goes when that member erases their memory. */
+	replyToAuthorId: z.string().optional()
 });
 
 export type StoredMessage = z.output<typeof StoredMessageSchema>;
@@ -162,6 +166,16 @@ export const ArchiveChunkSchema = validItems(StoredMessageSchema);
 export const TombstonesSchema = validEntries(z.number());
 
 export type Tombstones = z.output<typeof TombstonesSchema>;
+
+/** `archives:<serverId>:<channelId>`: live scope key → when a process last listed its archive there. */
+export const ChannelArchiveListingsSchema = validEntries(z.number());
+
+export type ChannelArchiveListings = z.output<typeof ChannelArchiveListingsSchema>;
+
+/** `forgotten:<serverId>:<channelId>`: id of a message deleted on Discord → until when capture leaves it out. */
+export const ForgottenMessagesSchema = validEntries(z.number());
+
+export type ForgottenMessages = z.output<typeof ForgottenMessagesSchema>;
 
 /** What the author index knows of one author in one live scope (its short-term entry and archive). */
 export const AuthorListingSchema = z.object({

@@ -3,8 +3,8 @@ import { Keys } from './keys';
 import type { MemoryStore } from './MemoryStore';
 import { fnv1a } from '../store/fnv1a';
 
-/** What the registries list: the owners of directories, the archives' scopes, the authors with an author index. */
-export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors';
+/** What the registries list: directory owners, archives' scopes, authors with an author index, channels with a forgotten list. */
+export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors' | 'forgotten';
 
 /** Buckets per kind: adding an id rewrites one bucket, 1/64 of the kind's ids. */
 export const REGISTRY_BUCKETS = 64;

@@ -135,6 +135,26 @@ export class SqliteAdapter extends EventEmitter {
 			return this.statements.replaceIf.run(next, key, expected).changes === 1;
 		});
 
+	/**
+	 * Copies the write-ahead log into the database and truncates it to nothing, once the writes queued so far
+	 * have landed: the `-wal` file then holds no frame of a deleted value.
+	 */
+	public async checkpoint(): Promise<void> {
+		await this.enqueue(() => undefined);
+		this.db.pragma('wal_checkpoint(TRUNCATE)');
+	}
+
+	/**
+	 * Rewrites the database into fresh pages (`VACUUM`), then checkpoints: `secure_delete` zeroes a deleted
+	 * row, but a page that B-tree balancing copied elsewhere may leave a stale copy of a cell in space the file
+	 * no longer uses. It takes time in proportion to the file's size, during which the event loop waits.
+	 */
+	public async vacuum(): Promise<void> {
+		await this.enqueue(() => undefined);
+		this.db.exec('VACUUM');
+		this.db.pragma('wal_checkpoint(TRUNCATE)');
+	}
+
 	/** Runs raw SQL (a pragma, a check), for tools and tests. */
 	public query(sql: string): unknown[] {
 		return this.db.prepare(sql).all();

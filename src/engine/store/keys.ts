@@ -32,6 +32,13 @@ export const Keys = {
 	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`,
 	/** Markers of messages removed from a scope's archive (message id → time), so the sweep can delete them once past retention. */
 	archiveTombstones: (scopeKey: string) => `archive:${scopeKey}:tombstones`,
+	/**
+	 * The live scopes of one channel that have an archive (scope key → when this process last listed it), so a
+	 * message deleted on Discord is found in every persona's archive by its channel alone. `<serverId>` is `DM` in DMs.
+	 */
+	channelArchives: (serverId: string, channelId: string) => `archives:${serverId}:${channelId}`,
+	/** Messages of one channel deleted on Discord (message id → until when): never captured again. `<serverId>` is `DM` in DMs. */
+	forgotten: (serverId: string, channelId: string) => `forgotten:${serverId}:${channelId}`,
 	/** One bucket of a registry the sweep walks instead of scanning the store. */
 	registry: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
 	/** Which process swept last, and when, so shard processes take turns. */
@@ -62,13 +69,22 @@ export interface ConversationKeys {
 	serverKey: string | null;
 	/** The scope contexts read: the server scope in a guild, the user scope in a DM. */
 	liveKey: string;
+	/** The channel's messages deleted on Discord, which capture leaves out. */
+	forgottenKey: string;
 }
 
 /** Where a conversation's memory is kept: every turn writes the user scope and, in a guild, the server scope. */
 export function conversationKeys(where: { userId: string; serverId: string | null; channelId: string }, personaId?: string | null): ConversationKeys {
 	const userKey = Keys.userScope(where.userId, where.channelId, personaId);
 	const serverKey = where.serverId === null ? null : Keys.serverScope(where.serverId, where.channelId, personaId);
-	return { userKey, serverKey, liveKey: serverKey ?? userKey };
+	return { userKey, serverKey, liveKey: serverKey ?? userKey, forgottenKey: Keys.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId) };
+}
+
+/** The channel a live scope key names: the server scope's server and channel, or a DM's. */
+export function liveScopeChannel(scopeKey: string): { serverId: string; channelId: string } | null {
+	const scope = parseScopeKey(scopeKey);
+	if (!scope) return null;
+	return { serverId: scope.scope === 'server' ? scope.ownerId : DM_SERVER_ID, channelId: scope.channelId };
 }
 
 /** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:tombstones`. */

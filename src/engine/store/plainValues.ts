@@ -27,7 +27,7 @@ function onlyKeys(value: Fields, known: ReadonlySet<string>): boolean {
 	return true;
 }
 
-const MESSAGE_KEYS = new Set(['id', 'role', 'authorId', 'authorName', 'text', 'ts', 'personaId']);
+const MESSAGE_KEYS = new Set(['id', 'role', 'authorId', 'authorName', 'text', 'ts', 'personaId', 'replyTo', 'replyToAuthorId']);
 
 /** A stored message exactly as the engine writes it. */
 export function isPlainMessage(value: unknown): boolean {
@@ -41,6 +41,8 @@ export function isPlainMessage(value: unknown): boolean {
 		typeof value.text === 'string' &&
 		isTime(value.ts) &&
 		optionalString(value.personaId) &&
+		optionalString(value.replyTo) &&
+		optionalString(value.replyToAuthorId) &&
 		onlyKeys(value, MESSAGE_KEYS)
 	);
 }

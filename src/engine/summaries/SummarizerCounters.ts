@@ -19,7 +19,7 @@ export interface SummarizerCounters {
 	dropped: number;
 	/** Answers thrown away because a cited message changed, or a member was erased, during the call. */
 	superseded: number;
-	/** Summaries marked stale by an edit or deletion of a cited message. */
+	/** Summaries that stopped serving because a cited message was edited or deleted (they are dropped, and built again). */
 	markedStale: number;
 	inputTokens: number;
 	outputTokens: number;

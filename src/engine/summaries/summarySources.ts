@@ -1,3 +1,4 @@
+import { voicesOf } from '../privacy/voices';
 import type { Archive } from '../archive/Archive';
 import { tokenCount } from '../format/tokens';
 import { byTime } from '../ledger/entries';
@@ -36,7 +37,7 @@ export async function summarySources(archive: Archive, settings: SettingsReposit
 			if (seen.has(id)) continue;
 			seen.add(id);
 			const message = line.kind === 'event' ? index?.get(id) : undefined;
-			if (message) candidates.push({ source: { ids: [id], message }, authorIds: message.authorId ? [message.authorId] : [] });
+			if (message) candidates.push({ source: { ids: [id], message }, authorIds: voicesOf(message) });
 			else standIn.push(id);
 		}
 		if (standIn.length > 0) {

@@ -1,4 +1,5 @@
 import { byTime } from '../../ledger/entries';
+import { voicesOf } from '../../privacy/voices';
 import { dayLabel, speakerName } from '../../format/lines';
 import type { DigestLine, StoredMessage } from '../../schemas';
 import { classifyCached, isAnswer } from './classify';
@@ -19,8 +20,9 @@ function said(message: StoredMessage, limit: number): string {
 	return `${flat(speakerName(message))}: ${cut(flat(message.text), limit)}`;
 }
 
+/** Whose words the messages carry (a persona reply carries the words of the member it answered), so erasure and privacy find their lines. */
 function authorsOf(messages: readonly StoredMessage[]): string[] {
-	return [...new Set(messages.flatMap((message) => (message.authorId ? [message.authorId] : [])))];
+	return [...new Set(messages.flatMap(voicesOf))];
 }
 
 /** Chronological; the first source id breaks ties, so the order is the same everywhere. */

@@ -79,11 +79,11 @@ function userText(user: ReturnType<typeof userInspection>): string {
 		if (entry.summary) lines.push(`    Summary: ${entry.summary}`);
 		for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`    ${name}: ${text}`);
 	}
-	lines.push('', `Their messages in shared channel memories (${user.sharedShortTerm.length}):`);
+	lines.push('', `Their messages and the replies to them in shared channel memories (${user.sharedShortTerm.length}):`);
 	lines.push(...user.sharedShortTerm.map((message) => `${exportedLine(message, '  ')}  [${place(message)}]`));
 	lines.push(
 		'',
-		`Archive: ${count(user.archive.messages)} messages (theirs, and the replies in their DMs), oldest ${time(user.archive.oldest)}, ` +
+		`Archive: ${count(user.archive.messages)} messages (theirs, and the personas' replies to them), oldest ${time(user.archive.oldest)}, ` +
 			`newest ${time(user.archive.newest)}`
 	);
 	if (user.profile) {

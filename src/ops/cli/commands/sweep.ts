@@ -31,7 +31,8 @@ Options:
 					['markers deleted', result.markersDeleted],
 					['archives deleted', result.archivesDeleted],
 					['author listings deleted', result.authorListingsDeleted],
-					['author indexes deleted', result.authorIndexesDeleted]
+					['author indexes deleted', result.authorIndexesDeleted],
+					['forgotten message ids dropped', result.forgottenIdsDeleted]
 				])
 			].join('\n')
 		);

@@ -1,0 +1,40 @@
+import type { MemoryEngine } from '../../src/engine';
+import { count } from '../format';
+import { progress } from '../log';
+import type { ForgettingResult } from '../results';
+import { summarize, timed } from '../stats';
+import type { Channel } from '../workload';
+
+/**
+ * In the seeded channel, after the other latency figures: messages deleted on Discord one at a time
+ * (`messagesChanged`, a different message each, spread over the archive), then one member erased whole
+ * (`clearAll`). On SQLite a deletion empties the write-ahead log at once and leaves the file's rewrite
+ * for later (`MEMORY_SQLITE_REWRITE_SECONDS`); an erasure rewrites it before it resolves.
+ */
+export async function measureForgetting(
+	engine: MemoryEngine,
+	channel: Channel,
+	seededIds: readonly string[],
+	samples: number,
+	label: string
+): Promise<ForgettingResult> {
+	const step = Math.max(1, Math.floor(seededIds.length / samples));
+	const doomed = seededIds.filter((_, at) => at % step === 0).slice(0, samples);
+	progress(`${label}: deleting ${count(doomed.length)} messages one at a time, then erasing one member…`);
+	const deletions: number[] = [];
+	let archivedRemoved = 0;
+	for (const id of doomed) {
+		const [result, elapsed] = await timed(() =>
+			engine.messagesChanged({ serverId: channel.serverId, channelId: channel.channelId, messageIds: [id], kind: 'deleted' })
+		);
+		deletions.push(elapsed);
+		archivedRemoved += result.archivedMessagesRemoved;
+	}
+	const member = channel.members[1]!;
+	const [erased, eraseMs] = await timed(() => engine.clearAll(member.id));
+	return {
+		deleteOne: summarize(deletions),
+		archivedMessagesRemoved: archivedRemoved,
+		eraseMember: { ms: eraseMs, archivedMessagesRemoved: erased.archivedMessagesRemoved }
+	};
+}

@@ -1,0 +1,17 @@
+import type { StoredMessage } from '../schemas';
+
+/**
+ * The members whose words a message carries: its author, and for a persona reply the member whose turn
+ * it answered, since a reply often repeats what it answers ("Maya, you told me your dog is Biscuit").
+ * Erasure, export, the digest's authors and what a member's own conversation keeps all ask this.
+ */
+export function voicesOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>): string[] {
+	const voices = message.authorId ? [message.authorId] : [];
+	if (message.role === 'persona' && message.replyToAuthorId && message.replyToAuthorId !== message.authorId) voices.push(message.replyToAuthorId);
+	return voices;
+}
+
+/** Whether a message carries `userId`'s words: theirs, or a persona's reply to their turn. */
+export function carriesWordsOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>, userId: string): boolean {
+	return message.authorId === userId || (message.role === 'persona' && message.replyToAuthorId === userId);
+}
