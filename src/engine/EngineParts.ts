@@ -141,6 +141,9 @@ export class EngineParts {
 		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous });
 		const logger = options.logger ?? console;
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
+		store.damaged.onDamaged((key, reason) =>
+			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
+		);
 		return new EngineParts(store, config, options.now ?? Date.now, logger);
 	}
 }

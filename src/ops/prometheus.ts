@@ -50,6 +50,7 @@ const COUNTERS: CounterSpec[] = [
 		read: (stats) => stats.store.unavailableCalls
 	},
 	{ name: 'store_outages_total', help: 'Times the store became unreachable.', read: (stats) => stats.store.outages },
+	{ name: 'damaged_values_total', help: 'Reads of a stored value that could not be used, read as missing.', read: (stats) => stats.damagedValues },
 	{ name: 'sweeps_total', help: 'Sweeps of expired data completed.', read: (stats) => stats.sweeps.runs },
 	{ name: 'sweep_failures_total', help: 'Sweeps of expired data that failed.', read: (stats) => stats.sweeps.failures },
 	{ name: 'summarizer_calls_total', help: 'Requests the background summarizer sent.', read: (stats) => stats.summarizer.calls },

@@ -355,8 +355,7 @@ class Conversation {
 		await this.engine.setUserSettings(this.fullUserId!, { privacyLevel: PrivacyLevel.FULL });
 		this.fullSet = true;
 		for (const meta of this.byMarker.values())
-			if (meta.role === 'user' ? meta.authorId === this.fullUserId : meta.repliesTo === this.fullUserId && meta.id !== undefined)
-				meta.erased = true;
+			if (meta.role === 'user' ? meta.authorId === this.fullUserId : meta.repliesTo === this.fullUserId) meta.erased = true;
 	}
 
 	private user(index: number) {
@@ -523,6 +522,8 @@ class Conversation {
 		for (const response of responses) if (response.messageId) this.recordedIds.add(response.messageId);
 		const result = await this.engine.recordTurn(structuredClone(turn));
 		if (this.options.recordTwice) await this.engine.recordTurn(structuredClone(turn));
+		// Only a reply its turn stored names the member it answered: a skipped turn's replies reach memory, if at all, as plain history.
+		if (!result.written) for (const meta of this.markersIn(replies.map((reply) => reply.text).join(' '))) meta.repliesTo = undefined;
 		if (result.written)
 			this.writtenMarkers.push(...this.markersIn([...history, ...replies].map((message) => message.text).join(' ')).map((meta) => meta.marker));
 

@@ -114,6 +114,16 @@ export class StorePlace<T> {
 		await this.open().keyv.set(this.key, value);
 	}
 
+	/**
+	 * Writes `text` as the row itself, under keyv: what a damaged disk, a partial restore or a hand edit leaves
+	 * (`'{not json'`), which keyv's own reading cannot parse.
+	 */
+	public async corrupt(text: string): Promise<void> {
+		const store = this.open();
+		const adapter = store.keyv.store as { set: (key: string, value: string) => Promise<unknown> };
+		await adapter.set(`${store.keyv.namespace}:${this.key}`, text);
+	}
+
 	/** The key as the adapter holds it, under `namespace`. */
 	public inNamespace(namespace = 'memory'): string {
 		return `${namespace}:${this.key}`;
@@ -348,10 +358,19 @@ export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<s
 	const store = await MemoryStore.open({ storeUrl, namespace });
 	try {
 		const rows: string[] = [];
-		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.push(`${String(key)} ${JSON.stringify(value)}`);
+		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.push(`${String(key)} ${printable(value)}`);
 		return rows;
 	} finally {
 		await store.close();
+	}
+}
+
+/** A row's value as JSON; a value nested too deep for `JSON.stringify` (a damaged row) holds no text worth finding. */
+function printable(value: unknown): string {
+	try {
+		return JSON.stringify(value);
+	} catch {
+		return '[nested too deep to print]';
 	}
 }
 

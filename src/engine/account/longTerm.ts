@@ -48,8 +48,10 @@ export async function allowed(settings: SettingsRepository, userId: string): Pro
 export async function eraseLongTerm(store: MemoryStore, userId: string): Promise<{ profileDeleted: boolean; topicsDeleted: number }> {
 	const keys = [Keys.profile(userId), Keys.topics(userId)];
 	return store.lock.runAll(keys, async () => {
-		const [profile, topics] = (await store.getMany<unknown>(keys)) as [UserProfile | undefined, StoredTopics | undefined];
-		if (profile === undefined && topics === undefined) return { profileDeleted: false, topicsDeleted: 0 };
+		const read = await store.getManyChecked<unknown>(keys);
+		const [profile, topics] = read.map(({ value }) => value) as [UserProfile | undefined, StoredTopics | undefined];
+		// A row that cannot be read goes too: it may hold anything of theirs.
+		if (profile === undefined && topics === undefined && !read.some(({ damaged }) => damaged)) return { profileDeleted: false, topicsDeleted: 0 };
 		await store.delete(keys);
 		return { profileDeleted: profile !== undefined, topicsDeleted: Object.keys(topics ?? {}).length };
 	});

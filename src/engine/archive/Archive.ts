@@ -121,7 +121,7 @@ export class Archive {
 		messages: readonly StoredMessage[],
 		now: number,
 		read?: readonly unknown[],
-		leaveOut?: ReadonlySet<string>
+		leaveOut?: (message: StoredMessage) => boolean
 	): Promise<PendingAppend> {
 		const nothing: PendingAppend = {
 			fresh: [],
@@ -137,7 +137,7 @@ export class Archive {
 		const values = read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
 		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
-		const fresh = unique.filter((message, index) => markers[index] === undefined && !leaveOut?.has(message.id));
+		const fresh = unique.filter((message, index) => markers[index] === undefined && !leaveOut?.(message));
 		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;

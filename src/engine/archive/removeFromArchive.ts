@@ -15,13 +15,15 @@ export async function removeFromArchive(
 	onRemoved?: (messages: readonly StoredMessage[]) => void
 ): Promise<number> {
 	const headKey = Keys.archiveHead(scopeKey);
-	const head = await archive.store.get<ArchiveHead>(headKey);
-	if (!head) return 0;
+	const { value: head, damaged: headDamaged } = await archive.store.getChecked<ArchiveHead>(headKey);
+	if (!head) return headDamaged ? deleteHeadless(archive, scopeKey, onRemoved) : 0;
 	const keys = chunkKeys(scopeKey, head);
-	const stored = (await archive.store.getMany<StoredMessage[]>(keys)).flatMap((chunk) => chunk ?? []);
+	const checked = await archive.store.getManyChecked<StoredMessage[]>(keys);
+	const stored = checked.flatMap((chunk) => chunk.value ?? []);
 	const kept = stored.filter((message) => !remove(message));
 	const gone = stored.filter((message) => remove(message));
-	if (gone.length === 0) return 0;
+	// A chunk that cannot be read may hold the messages: it is written over (or deleted) with the others.
+	if (gone.length === 0 && !checked.some((chunk) => chunk.damaged)) return 0;
 	onRemoved?.(gone);
 
 	archive.forgetCached(scopeKey);
@@ -42,4 +44,29 @@ export async function removeFromArchive(
 	await archive.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
 	await archive.store.delete(keys.slice(chunks.length));
 	return gone.length;
+}
+
+/** How many chunks an archive whose head cannot be read is searched for, a batch at a time, until a batch holds none. */
+const PROBE_BATCH = 16;
+
+/**
+ * An archive whose head cannot be read serves nobody, and its chunks may hold anything: every chunk found
+ * from the first (a batch at a time, until a batch holds none), their messages' markers, the tombstones
+ * and the head go. Returns the messages it held.
+ */
+async function deleteHeadless(archive: Archive, scopeKey: string, onRemoved?: (messages: readonly StoredMessage[]) => void): Promise<number> {
+	archive.forgetCached(scopeKey);
+	const messages: StoredMessage[] = [];
+	for (let first = 0; ; first += PROBE_BATCH) {
+		const keys = Array.from({ length: PROBE_BATCH }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
+		const chunks = await archive.store.getManyChecked<StoredMessage[]>(keys);
+		const found = keys.filter((_, index) => chunks[index]!.value !== undefined || chunks[index]!.damaged);
+		if (found.length === 0) break;
+		const held = chunks.flatMap((chunk) => chunk.value ?? []);
+		messages.push(...held);
+		await archive.store.delete([...found, ...held.map((message) => Keys.archiveMarker(scopeKey, message.id))]);
+	}
+	await archive.store.delete([Keys.archiveHead(scopeKey), Keys.archiveTombstones(scopeKey)]);
+	onRemoved?.(messages);
+	return messages.length;
 }

@@ -1,4 +1,5 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
+import { replyFingerprint } from '../privacy/voices';
 import { Keys } from '../store/keys';
 import { type Archive, chunkKeys } from './Archive';
 
@@ -18,6 +19,9 @@ export interface ArchiveRevision {
  */
 export function removes(revision: ArchiveRevision, message: StoredMessage): boolean {
 	if (revision.deleted.has(message.id) || revision.dropped.has(message.id)) return true;
+	// A reply without a host id, forgotten by its text (see replyFingerprint).
+	const fingerprint = replyFingerprint(message);
+	if (fingerprint !== null && revision.deleted.has(fingerprint)) return true;
 	return message.role === 'persona' && message.replyTo !== undefined && revision.deleted.has(message.replyTo);
 }
 
@@ -42,8 +46,10 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		...unknown[]
 	];
 	const unchanged: RevisedArchive = { removed: [], edited: 0 };
-	// The replies to a deleted message are archived after it: no marker of it, no reply to it either.
-	if (!head || markers.every((marker) => marker === undefined)) return unchanged;
+	// The replies to a deleted message are archived after it: no marker of it, no reply to it either. A reply forgotten by
+	// its text (`~…`, see replyFingerprint) has no marker to look for.
+	const byText = ids.some((id) => id.startsWith('~'));
+	if (!head || (!byText && markers.every((marker) => marker === undefined))) return unchanged;
 
 	const keys = chunkKeys(scopeKey, head);
 	const chunks = await archive.store.getMany<StoredMessage[]>(keys);

@@ -7,7 +7,7 @@ import type { MemoryStore } from '../store/MemoryStore';
 import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
-import { forgottenIds } from './forgotten';
+import { forgottenIds, isForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
 import type { LedgerParts } from './LedgerParts';
 import type { ScopeDirectory } from './ScopeDirectory';
@@ -72,7 +72,7 @@ export class MessageLedger {
 			const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
 			const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
 			const forgotten = forgottenIds(read[entryKeys.length] as ForgottenMessages | undefined, now);
-			const messages = forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !forgotten.has(message.id));
+			const messages = forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !isForgotten(forgotten, message));
 			const current = entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now));
 			const entries = await next(current, messages);
 			const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
@@ -81,7 +81,7 @@ export class MessageLedger {
 			// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
 			// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
 			const archiveRead = archiveKeys.length > 0 ? read.slice(entryKeys.length + 1) : undefined;
-			const append = await this.archive.prepare(keys.liveKey, turnMessages, now, archiveRead, forgotten);
+			const append = await this.archive.prepare(keys.liveKey, turnMessages, now, archiveRead, (message) => isForgotten(forgotten, message));
 			await this.authors.record(keys.liveKey, landed, append.fresh, now);
 			// An entry that was in the store keeps its listing while this process's last write of it still covers it.
 			const written = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));

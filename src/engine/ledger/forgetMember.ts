@@ -1,7 +1,7 @@
 import { removeFromArchive } from '../archive/removeFromArchive';
 import { carriesWordsOf } from '../privacy/voices';
 import type { ClearShortTermResult, Listings, ShortTermEntry } from '../schemas';
-import { DM_SERVER_ID, Keys, liveScopeChannel } from '../store/keys';
+import { DM_SERVER_ID, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
 import { changeMessages } from './changeMessages';
 import { ForgottenReplies } from './forgotten';
 import { memberScopes, withRelated } from './memberScopes';
@@ -57,6 +57,10 @@ export async function forgetMember(
 	}
 	// The replies to their turns leave every copy of their channels, and never come back with a later turn's history.
 	for (const channel of replies.channels()) await changeMessages(parts, { ...channel, userId, kind: 'deleted' }, now);
+	// Their own indexes name them and their scopes: one that cannot be read is not left behind.
+	const indexes = [Keys.userIndex(userId), Keys.authorIndex(userId)];
+	const unreadable = (await parts.store.getManyChecked(indexes)).flatMap(({ damaged }, index) => (damaged ? [indexes[index]!] : []));
+	await parts.store.delete(unreadable);
 	if (!everything) return { entriesDeleted: result.entriesDeleted, messagesRemoved: result.messagesRemoved };
 	// What is left of the author index names no scope that still holds their words.
 	const handled = new Set([...scopes.own, ...scopes.shared]);
@@ -83,7 +87,9 @@ async function deleteOwn(
 	const channels = new Map<string, string[]>();
 	for (const key of keys) {
 		await parts.store.lock.runAll([key, Keys.archiveHead(key)], async () => {
-			const entry = await parts.store.get<ShortTermEntry>(key);
+			const { value: entry, damaged } = await parts.store.getChecked<ShortTermEntry>(key);
+			// A row that cannot be read may hold anything of theirs: it goes too.
+			if (damaged) await parts.store.delete([key]);
 			if (entry) {
 				await parts.store.delete([key]);
 				// Every persona line of a DM is theirs; in a guild, the replies to their turns.
@@ -126,8 +132,12 @@ async function strip(
 	now: number,
 	replies: ForgottenReplies
 ): Promise<{ removed: number; summaryDropped: boolean }> {
-	const entry = await parts.store.get<ShortTermEntry>(key);
-	if (!entry) return { removed: 0, summaryDropped: false };
+	const { value: entry, damaged } = await parts.store.getChecked<ShortTermEntry>(key);
+	if (!entry) {
+		// A shared entry that cannot be read may hold their words, and serves nobody: it goes, with its listings.
+		if (damaged) await forgetUnreadable(parts, key);
+		return { removed: 0, summaryDropped: false };
+	}
 	const stripped = stripAuthor(entry, userId, dropSummary);
 	replies.note(
 		entry,
@@ -135,4 +145,12 @@ async function strip(
 	);
 	if (stripped.entry) await replaceEntry(parts, key, stripped.entry, now);
 	return stripped;
+}
+
+/** Deletes an entry that cannot be read, and its listings in the directories its key names. */
+async function forgetUnreadable(parts: LedgerParts, key: string): Promise<void> {
+	const scope = parseScopeKey(key);
+	await parts.store.delete([key]);
+	if (scope?.scope === 'server') await parts.directory.forget(Keys.serverIndex(scope.ownerId), [key]);
+	if (scope?.scope === 'user') await parts.directory.forget(Keys.userIndex(scope.ownerId), [key]);
 }

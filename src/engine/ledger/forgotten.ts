@@ -1,4 +1,5 @@
 import type { MemoryConfig } from '../config';
+import { replyFingerprint } from '../privacy/voices';
 import type { ForgottenMessages, StoredMessage } from '../schemas';
 import { DM_SERVER_ID, Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
@@ -31,10 +32,11 @@ export class ForgottenReplies {
 	public note(where: { serverId: string | null; channelId: string }, messages: readonly StoredMessage[]): void {
 		const replies = messages.filter((message) => message.role === 'persona');
 		if (replies.length === 0) return;
+		const fingerprints = replies.flatMap((reply) => replyFingerprint(reply) ?? []);
 		const serverId = where.serverId === DM_SERVER_ID ? null : where.serverId;
 		const key = `${serverId ?? DM_SERVER_ID}:${where.channelId}`;
 		const channel = this.byChannel.get(key) ?? { serverId, channelId: where.channelId, ids: new Set<string>() };
-		for (const reply of replies) channel.ids.add(reply.id);
+		for (const id of [...replies.map((reply) => reply.id), ...fingerprints]) channel.ids.add(id);
 		this.byChannel.set(key, channel);
 	}
 
@@ -55,6 +57,13 @@ export function forgottenIds(stored: ForgottenMessages | undefined, now: number)
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** Whether capture leaves `message` out: its id is forgotten, or (a reply without a host id) its text. */
+export function isForgotten(forgotten: ReadonlySet<string>, message: StoredMessage): boolean {
+	if (forgotten.has(message.id)) return true;
+	const fingerprint = replyFingerprint(message);
+	return fingerprint !== null && forgotten.has(fingerprint);
+}
 
 /**
  * Adds message ids to a channel's forgotten list (`forgotten:<serverId>:<channelId>`), each kept until

@@ -28,6 +28,11 @@ export async function memberScopes(parts: Pick<LedgerParts, 'store' | 'authors'>
 	for (const listing of Object.values(listings)) {
 		if (listing.serverId !== DM_SERVER_ID) shared.add(Keys.serverScope(listing.serverId, listing.channelId, listing.personaId));
 	}
+	// Their own entries in those channels are listed in the channels' directories too: found there when their own directory
+	// cannot be read (or lost a listing), so erasure never depends on one row.
+	const channelDirectories = [...new Set([...shared].flatMap((key) => (parseScopeKey(key) ? [channelDirectory(key)] : [])))];
+	for (const directory of await parts.store.getMany<Listings>(channelDirectories))
+		for (const key of Object.keys(directory ?? {})) if (parseScopeKey(key)?.ownerId === userId && key.startsWith('shortterm:user:')) own.add(key);
 	return { own: [...own], shared: [...shared], listings, authored };
 }
 

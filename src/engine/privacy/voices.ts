@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { StoredMessage } from '../schemas';
 
 /**
@@ -14,4 +15,13 @@ export function voicesOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'rep
 /** Whether a message carries `userId`'s words: theirs, or a persona's reply to their turn. */
 export function carriesWordsOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>, userId: string): boolean {
 	return message.authorId === userId || (message.role === 'persona' && message.replyToAuthorId === userId);
+}
+
+/**
+ * A persona reply the host gave no message id gets a content hash (`h:…`) that differs between its own turn
+ * and a later history (their times differ): such a reply is forgotten by its text too, under this key.
+ */
+export function replyFingerprint(message: Pick<StoredMessage, 'role' | 'id' | 'text'>): string | null {
+	if (message.role !== 'persona' || !message.id.startsWith('h:')) return null;
+	return `~${createHash('sha1').update(message.text).digest('base64url').slice(0, 16)}`;
 }

@@ -22,6 +22,11 @@ export interface MemoryCounters {
 	 * them back and made again.
 	 */
 	sharedWritesRepaired: number;
+	/**
+	 * Reads of a stored value that could not be used (not JSON, another schema version, the wrong shape): each read as
+	 * missing, the next write of its key replacing it. The engine logs each such key once.
+	 */
+	damagedValues: number;
 	/** The background summarizer's calls, answers, caps, tokens and cost (`enabled: false` when it is off). */
 	summarizer: SummarizerCounters;
 	/** Sweeps completed and failed, and what the last one deleted. */
@@ -108,6 +113,7 @@ export class EngineStats {
 			tokensInjected: this.tokensInjected,
 			store: store.health.counters,
 			sharedWritesRepaired: store.readBack.repairs,
+			damagedValues: store.damaged.count,
 			latency: { capture: this.latency.capture.snapshot(), context: this.latency.context.snapshot() }
 		});
 	}

@@ -3,6 +3,7 @@ import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, releaseConnection, storageKind } from './backends';
 import { type AtomicAdapter, isAtomicAdapter } from './compareAndSet';
+import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
 import { type Envelope, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
@@ -53,6 +54,8 @@ export class MemoryStore {
 	public readonly kind: StorageKind;
 	/** Whether the store answers, told once per outage and once per recovery. */
 	public readonly health = new StoreHealth();
+	/** Values read as missing because they could not be used (counted, told once per key). */
+	public readonly damaged = new DamagedValues();
 	/** The adapter's compare-and-set, when it has one (see {@link update}). */
 	private readonly atomic: AtomicAdapter | null;
 	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
@@ -76,18 +79,39 @@ export class MemoryStore {
 
 	/** The value under `key`, as its schema allows; `T` names what the key holds. */
 	public async get<T>(key: string): Promise<T | undefined> {
+		return (await this.getChecked<T>(key)).value;
+	}
+
+	/**
+	 * The value under `key`, and whether a row was there that could not be used (see DamagedValues): erasure
+	 * deletes such a row, which may hold anything.
+	 */
+	public async getChecked<T>(key: string): Promise<{ value: T | undefined; damaged: boolean }> {
 		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
-		return unwrap(key, envelope) as T | undefined;
+		let damaged = false;
+		const value = unwrap(key, envelope, (damagedKey, reason) => {
+			damaged = true;
+			this.damaged.noted(damagedKey, reason);
+		}) as T | undefined;
+		return { value, damaged };
 	}
 
 	public async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
-		if (keys.length === 0) return [];
-		// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
-		// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
-		const batched = Boolean((this.keyv.store as { getMany?: unknown }).getMany);
-		const read = batched ? () => this.keyv.get<Envelope>([...keys]) : () => Promise.all(keys.map((key) => this.keyv.get<Envelope>(key)));
-		const envelopes = await this.call(`getMany (${keys.length} keys)`, read);
-		return envelopes.map((envelope, index) => unwrap(keys[index]!, envelope) as T | undefined);
+		const envelopes = await this.envelopes(keys);
+		return envelopes.map((envelope, index) => unwrap(keys[index]!, envelope, this.noteDamage) as T | undefined);
+	}
+
+	/** {@link getMany}, each value with whether a row was there that could not be used (see {@link getChecked}). */
+	public async getManyChecked<T>(keys: readonly string[]): Promise<{ value: T | undefined; damaged: boolean }[]> {
+		const envelopes = await this.envelopes(keys);
+		return envelopes.map((envelope, index) => {
+			let damaged = false;
+			const value = unwrap(keys[index]!, envelope, (key, reason) => {
+				damaged = true;
+				this.damaged.noted(key, reason);
+			}) as T | undefined;
+			return { value, damaged };
+		});
 	}
 
 	/** Stores `value`; `ttlMs` lets the backend drop it on its own once it can no longer be served. */
@@ -161,7 +185,7 @@ export class MemoryStore {
 			const row = raw === undefined ? undefined : await this.keyv.deserializeData<Envelope>(raw);
 			// An expired row reads as missing, as keyv reads it.
 			const live = row && !(typeof row.expires === 'number' && Date.now() > row.expires) ? row.value : undefined;
-			const current = unwrap(key, live) as T | undefined;
+			const current = unwrap(key, live, this.noteDamage) as T | undefined;
 			const next = change(current);
 			if (next === null) return current;
 			if (next === 'delete' && raw === undefined) return undefined;
@@ -182,6 +206,18 @@ export class MemoryStore {
 			// Written meanwhile by another process: read again, after a pause that keeps two retrying processes apart.
 			await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 5));
 		}
+	}
+
+	private readonly noteDamage = (key: string, reason: DamageReason) => this.damaged.noted(key, reason);
+
+	/** The envelopes under `keys`, in one call where the adapter can. */
+	private async envelopes(keys: readonly string[]): Promise<(Envelope | undefined)[]> {
+		if (keys.length === 0) return [];
+		// Keyv's own getMany, over a store without one (a Map, many custom stores), reads a key that failed as missing,
+		// and capture would then write over what it could not read: those keys are read one by one here, so a failure rejects.
+		const batched = Boolean((this.keyv.store as { getMany?: unknown }).getMany);
+		const read = batched ? () => this.keyv.get<Envelope>([...keys]) : () => Promise.all(keys.map((key) => this.keyv.get<Envelope>(key)));
+		return this.call(`getMany (${keys.length} keys)`, read);
 	}
 
 	/** The key as keyv hands it to the adapter: under the namespace (keyv leaves a key that already starts with it). */
@@ -230,7 +266,8 @@ export class MemoryStore {
 				cause: error
 			});
 		}
-		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: JSON.parse });
+		// A row that is not JSON reads as unreadable, not as an error: one damaged row never fails every call that reads it.
+		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: readRow });
 		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		try {

@@ -1,3 +1,5 @@
+import type { DamageReason } from './DamagedValues';
+import { UNREADABLE_ROW } from './DamagedValues';
 import { readStoredValue, unreadableValue } from './storedValues';
 
 /** Bumped whenever a stored shape changes; older values are read as unreadable (see {@link unreadableValue}) and rebuilt. */
@@ -14,10 +16,19 @@ export function wrap<T>(value: T): Envelope<T> {
 	return { v: SCHEMA_VERSION, d: value };
 }
 
-/** The value an envelope read from `key` holds, as the engine may use it; undefined when missing. */
-export function unwrap(key: string, envelope: Envelope | undefined | null): unknown {
+/**
+ * The value an envelope read from `key` holds, as the engine may use it; undefined when missing. A value that
+ * cannot be used (not JSON, no envelope, another schema version, the wrong shape) is told to `onDamaged` and
+ * read as {@link unreadableValue}: the write path rebuilds it.
+ */
+export function unwrap(key: string, envelope: Envelope | undefined | null, onDamaged?: (key: string, reason: DamageReason) => void): unknown {
 	if (envelope === undefined || envelope === null) return undefined;
-	// A value from another schema version, or one that does not parse, is not trusted; the write path rebuilds it.
-	if (typeof envelope !== 'object' || envelope.v !== SCHEMA_VERSION) return unreadableValue(key);
-	return readStoredValue(key, envelope.d);
+	const damaged = (reason: DamageReason) => {
+		onDamaged?.(key, reason);
+		return unreadableValue(key);
+	};
+	if ((envelope as unknown) === UNREADABLE_ROW) return damaged('not JSON');
+	if (typeof envelope !== 'object' || !('v' in envelope)) return damaged('no envelope');
+	if (envelope.v !== SCHEMA_VERSION) return damaged('another schema version');
+	return readStoredValue(key, envelope.d, () => onDamaged?.(key, 'wrong shape'));
 }

@@ -57,12 +57,17 @@ export function unreadableValue(key: string): unknown {
 	return undefined;
 }
 
-/** `data` as the engine may use it (see the top of this file); archive markers and keys of no known shape pass as they are. */
-export function readStoredValue(key: string, data: unknown): unknown {
+/**
+ * `data` as the engine may use it (see the top of this file); archive markers and keys of no known shape pass as
+ * they are. A value of the wrong shape is told to `onDamaged`.
+ */
+export function readStoredValue(key: string, data: unknown, onDamaged?: () => void): unknown {
 	const found = SHAPES.find(([pattern]) => pattern.test(key));
 	if (!found) return data;
 	const [, shape, plain] = found;
 	if (plain?.(data)) return data;
 	const parsed = shape.safeParse(data);
-	return parsed.success ? parsed.data : unreadableValue(key);
+	if (parsed.success) return parsed.data;
+	onDamaged?.();
+	return unreadableValue(key);
 }
