@@ -75,6 +75,8 @@ export interface ForgettingResult {
 	archivedMessagesRemoved: number;
 	/** One member of the channel erased whole (`clearAll`), once. */
 	eraseMember: { ms: number; archivedMessagesRemoved: number };
+	/** A server of 100 channels (5 turns each) purged (`purgeServer`), once. */
+	purgeServer: { ms: number; channels: number; archivedMessagesDeleted: number };
 }
 
 export interface ScalePoint {

@@ -1,4 +1,7 @@
 import { container } from '@sapphire/framework';
+import { PluginListener as PluginGuildAvailable } from './PluginGuildAvailable';
+import { PluginListener as PluginGuildCreate } from './PluginGuildCreate';
+import { PluginListener as PluginGuildDelete } from './PluginGuildDelete';
 import { PluginListener as PluginMemoryError } from './PluginMemoryError';
 import { PluginListener as PluginMessageDelete } from './PluginMessageDelete';
 import { PluginListener as PluginMessageDeleteBulk } from './PluginMessageDeleteBulk';
@@ -14,6 +17,11 @@ export async function loadListeners(options: { defaultErrorListener?: boolean })
 	await container.stores.loadPiece({ name: 'PluginMessageUpdate', piece: PluginMessageUpdate, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDelete', piece: PluginMessageDelete, store });
 	await container.stores.loadPiece({ name: 'PluginMessageDeleteBulk', piece: PluginMessageDeleteBulk, store });
+	// Removed from a server: everything of it is erased (after the grace period, if any).
+	await container.stores.loadPiece({ name: 'PluginGuildDelete', piece: PluginGuildDelete, store });
+	// Back in a server: a purge still pending is cancelled.
+	await container.stores.loadPiece({ name: 'PluginGuildCreate', piece: PluginGuildCreate, store });
+	await container.stores.loadPiece({ name: 'PluginGuildAvailable', piece: PluginGuildAvailable, store });
 	if (options.defaultErrorListener === false) return;
 	await container.stores.loadPiece({ name: 'PluginMemoryError', piece: PluginMemoryError, store });
 	await container.stores.loadPiece({ name: 'PluginStoreRecovered', piece: PluginStoreRecovered, store });

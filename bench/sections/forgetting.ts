@@ -3,16 +3,21 @@ import { count } from '../format';
 import { progress } from '../log';
 import type { ForgettingResult } from '../results';
 import { summarize, timed } from '../stats';
-import type { Channel } from '../workload';
+import { type Channel, channelOf, type ChatWorkload } from '../workload';
+
+/** The server the bot is removed from: its channels, and the turns recorded in each first. */
+const PURGE_CHANNELS = 100;
+const TURNS_PER_PURGED_CHANNEL = 5;
 
 /**
  * In the seeded channel, after the other latency figures: messages deleted on Discord one at a time
  * (`messagesChanged`, a different message each, spread over the archive), then one member erased whole
- * (`clearAll`). On SQLite a deletion empties the write-ahead log at once and leaves the file's rewrite
+ * (`clearAll`), then a server of 100 channels purged (`purgeServer`). On SQLite a deletion empties the write-ahead log at once and leaves the file's rewrite
  * for later (`MEMORY_SQLITE_REWRITE_SECONDS`); an erasure rewrites it before it resolves.
  */
 export async function measureForgetting(
 	engine: MemoryEngine,
+	workload: ChatWorkload,
 	channel: Channel,
 	seededIds: readonly string[],
 	samples: number,
@@ -32,9 +37,19 @@ export async function measureForgetting(
 	}
 	const member = channel.members[1]!;
 	const [erased, eraseMs] = await timed(() => engine.clearAll(member.id));
+
+	// A server of its own, 100 channels of a few turns each, then the bot is removed from it.
+	const server = 1;
+	progress(`${label}: seeding ${PURGE_CHANNELS} channels of another server, then purging it…`);
+	for (let at = 0; at < PURGE_CHANNELS; at++) {
+		const other = channelOf(server, at);
+		for (let turn = 0; turn < TURNS_PER_PURGED_CHANNEL; turn++) await engine.recordTurn(workload.turn(other));
+	}
+	const [purged, purgeMs] = await timed(() => engine.purgeServer(channelOf(server, 0).serverId));
 	return {
 		deleteOne: summarize(deletions),
 		archivedMessagesRemoved: archivedRemoved,
-		eraseMember: { ms: eraseMs, archivedMessagesRemoved: erased.archivedMessagesRemoved }
+		eraseMember: { ms: eraseMs, archivedMessagesRemoved: erased.archivedMessagesRemoved },
+		purgeServer: { ms: purgeMs, channels: purged.channels, archivedMessagesDeleted: purged.archivedMessagesDeleted }
 	};
 }

@@ -70,7 +70,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 				`${plan.throughputSeconds} s…`
 		);
 		const throughput = await measureThroughput(engine, workload, plan);
-		const forgetting = await measureForgetting(engine, channel, seeded.messageIds, plan.deletionSamples, backend);
+		const forgetting = await measureForgetting(engine, workload, channel, seeded.messageIds, plan.deletionSamples, backend);
 
 		const recordTurn = summarize(seeded.ours);
 		const buildContext = summarize(contexts.ours);

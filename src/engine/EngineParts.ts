@@ -10,6 +10,7 @@ import { AUTHOR_FLUSH_MS, AuthorIndex } from './ledger/AuthorIndex';
 import { MessageLedger } from './ledger/MessageLedger';
 import { ScopeDirectory } from './ledger/ScopeDirectory';
 import { sweep } from './maintenance/sweep';
+import { ServerPurges } from './maintenance/ServerPurges';
 import { SweepSchedule } from './maintenance/SweepSchedule';
 import type { MemoryEngineOptions } from './MemoryEngineOptions';
 import { logStoreHealth, type MemoryLogger } from './MemoryLogger';
@@ -36,6 +37,8 @@ export class EngineParts {
 	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
 	public readonly summarizer: BackgroundSummarizer | null;
 	public readonly sweeps: SweepSchedule;
+	/** Erasures of servers the bot was removed from. */
+	public readonly purges: ServerPurges;
 	/** What capture works with (the summarizer's queue is added per call). */
 	public readonly capture: CaptureParts;
 	public readonly context: ContextParts;
@@ -82,9 +85,11 @@ export class EngineParts {
 			config.llmBaseUrl === null
 				? null
 				: new BackgroundSummarizer({ config, ledger, archive: this.archive, settings, now, logger, counters: this.stats.summarizer });
+		this.purges = new ServerPurges({ ledger, registry, settings, config, erasing: (erase) => this.erasing(erase) });
+		const { purges } = this;
 		this.sweeps = new SweepSchedule({
 			store,
-			sweep: (at) => sweep({ ledger, registry, config }, at),
+			sweep: (at) => sweep({ ledger, registry, config, purges }, at),
 			now,
 			intervalMs: config.sweepIntervalMinutes * 60_000,
 			logger,

@@ -47,6 +47,7 @@ import {
 import type { MemoryCounters } from './stats/EngineStats';
 import { messagesChanged } from './summaries/staleness';
 import type { WrittenSummary } from './summaries/SummaryWriter';
+import type { ServerPurge } from './ledger/forgetServer';
 
 /**
  * Conversation memory for persona bots: capture each turn, hand back a token-budgeted context. The front
@@ -130,6 +131,25 @@ export class MemoryEngine {
 	public async wipeChannel(serverId: string, channelId: string): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
 		const parts = this.open();
 		return parts.erasing(() => parts.ledger.forgetChannel(this.id('serverId', serverId), this.id('channelId', channelId), parts.now()));
+	}
+
+	/**
+	 * The bot was removed from a server (the plugin calls this on `guildDelete`): everything memory holds of it
+	 * is erased, at once or after `MEMORY_SERVER_PURGE_GRACE_HOURS`; `purgeAt` says when.
+	 */
+	public async serverRemoved(serverId: string): Promise<{ purged: ServerPurge | null; purgeAt: number }> {
+		const { purges, now } = this.open();
+		return purges.removed(this.id('serverId', serverId), now());
+	}
+
+	/** The bot is in a server again (`guildCreate`): a purge still pending for it is cancelled; true when there was one. */
+	public async serverRejoined(serverId: string): Promise<boolean> {
+		return this.open().purges.rejoined(this.id('serverId', serverId));
+	}
+
+	/** Erases everything of one server now: every channel's memory and archive, its members' conversations there, its settings. */
+	public async purgeServer(serverId: string): Promise<ServerPurge> {
+		return this.open().purges.purge(this.id('serverId', serverId));
 	}
 
 	/** `/session status`: what memory holds about the user; with `where`, `current` describes that channel's live memory. */

@@ -84,6 +84,16 @@ export const MemoryEnvironment = {
 		default: 60,
 		accepts: 'a whole number of seconds from 0 to 86400'
 	},
+	/**
+	 * Hours between the bot's removal from a server and the erasure of everything memory holds of it (0: at once).
+	 * A pending erasure survives a restart, and the bot's return to the server cancels it.
+	 */
+	MEMORY_SERVER_PURGE_GRACE_HOURS: {
+		key: 'serverPurgeGraceHours',
+		schema: integer(0, HOUR_LIMIT),
+		default: 0,
+		accepts: 'a whole number of hours from 0 to 8760'
+	},
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. */
 	MEMORY_STORE_NAMESPACE: {
 		key: 'storeNamespace',

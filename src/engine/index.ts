@@ -11,6 +11,7 @@ export type { SummarizerCounters } from './summaries/SummarizerCounters';
 export type { SummaryRejection } from './summaries/citations';
 export type { ChatFailureKind } from './summaries/chatCompletions';
 export type { SweepResult } from './maintenance/SweepResult';
+export type { ServerPurge } from './ledger/forgetServer';
 export type { SweepCounters } from './maintenance/SweepSchedule';
 export type { StoreInventory } from './maintenance/inventory';
 export type { ChannelInspection, ChannelQuery, ScopeInspection } from './maintenance/inspect';

@@ -14,13 +14,15 @@ export const MemoryEvents = {
 } as const;
 
 /** Where in the plugin an error happened. */
-export type MemoryErrorPhase = 'open' | 'capture' | 'context' | 'command' | 'tool' | 'message-change' | 'store';
+export type MemoryErrorPhase = 'open' | 'capture' | 'context' | 'command' | 'tool' | 'message-change' | 'server-change' | 'store';
 
 /** The payload of {@link MemoryEvents.Error}. */
 export interface MemoryErrorContext {
 	phase: MemoryErrorPhase;
 	userId?: string;
 	channelId?: string;
+	/** The server, for `server-change`. */
+	serverId?: string;
 }
 
 /** The payload of {@link MemoryEvents.StoreRecovered}. */

@@ -73,7 +73,7 @@ describe('sapphire-memory: help and usage', () => {
 		const run = await cli(['help', 'purge']);
 
 		expect(run.code).toBe(0);
-		expect(run.stdout).toContain('Usage: sapphire-memory purge --user <id> [--yes] [--json]');
+		expect(run.stdout).toContain('Usage: sapphire-memory purge (--user <id> | --server <id>) [--yes] [--json]');
 	});
 
 	it.each([
@@ -374,7 +374,21 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		expect(theo.sharedShortTerm.map((message) => message.text)).toEqual(['I will bring the boat', 'Theo brings the boat.']);
 		const channel = await cli(['inspect', '--channel', HARBOUR, '--server', GUILD], env);
 		expect(channel.stdout).toContain('I will bring the boat');
-		// Her words are gone; the persona's replies stay, as in /session clear scope:all.
+		// Her words are gone, and the persona's reply to her with them, as in /session clear scope:all.
 		expect(channel.stdout).not.toContain('we sail from the harbour');
+		expect(channel.stdout).not.toContain('June 3 at the harbour, noted.');
+	});
+
+	it('GIVEN purge --server --yes THEN everything of the server is erased, and --server with --user is refused', async () => {
+		const run = await cli(['purge', '--server', GUILD, '--yes'], env);
+
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain(`Erased everything of server ${GUILD}:`);
+		expect(run.stdout).toMatch(/^ {2}channels +2$/m);
+		const theo = JSON.parse((await cli(['export', '--user', THEO.id], env)).stdout) as UserExport;
+		expect(theo).toMatchObject({ sharedShortTerm: [], archive: [] });
+		expect(theo.shortTerm.filter((conversation) => conversation.serverId === GUILD)).toEqual([]);
+		expect((await cli(['inspect', '--channel', HARBOUR, '--server', GUILD], env)).stdout).not.toContain('boat');
+		expect((await cli(['purge', '--server', GUILD, '--user', MAYA.id, '--yes'], env)).code).toBe(2);
 	});
 });

@@ -133,6 +133,34 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		expect(await holdersOf(store(), 'LOCKER-5521')).toEqual([]);
 	});
 
+	it('WHEN Discord says the server is unavailable (an outage) THEN nothing of it is erased', async () => {
+		const removed = vi.spyOn(container.memory, 'serverRemoved');
+		const unavailable = new Promise((resolve) => bot.client.once('guildUnavailable', resolve));
+		bot.fake.dispatch(GatewayDispatchEvents.GuildDelete, { id: GUILD_ID, unavailable: true });
+		await unavailable;
+		// The next packet is handled after it: a deletion the plugin does forward.
+		await nextChange(() => bot.fake.dispatch(GatewayDispatchEvents.MessageDelete, { id: '3', channel_id: GENERAL, guild_id: GUILD_ID }));
+		expect(removed).not.toHaveBeenCalled();
+		expect(await holdersOf(store(), GUILD_ID)).not.toEqual([]);
+		removed.mockRestore();
+	});
+
+	it('WHEN the bot is removed from the server THEN everything of it is erased, from every row and file, and the DM stays', async () => {
+		// Back from the outage first, then removed for good.
+		bot.fake.dispatch(GatewayDispatchEvents.GuildCreate, { ...bot.fake.state.guildCreatePayload(GUILD_ID) });
+		await new Promise((resolve) => bot.client.once('guildAvailable', resolve));
+		const removed = vi.spyOn(container.memory, 'serverRemoved');
+		bot.fake.dispatch(GatewayDispatchEvents.GuildDelete, { id: GUILD_ID });
+		await vi.waitFor(() => expect(removed).toHaveBeenCalledWith(GUILD_ID));
+		const result = await (removed.mock.results[0]!.value as ReturnType<typeof container.memory.serverRemoved>);
+		expect(result.purged?.channels).toBeGreaterThanOrEqual(2);
+		expect(await holdersOf(store(), GUILD_ID)).toEqual([]);
+		expect(await holdersOf(store(), 'We ship 30 boxes')).toEqual([]);
+		const dm = await converse(bot, ALICE.id, ALICE_DM, 'still talking in the DM');
+		expect(dm.result.written).toBe(true);
+		removed.mockRestore();
+	});
+
 	it('WHEN the engine fails THEN the failure is reported as memoryError, never thrown', async () => {
 		const failing = vi.spyOn(container.memory, 'messagesChanged').mockRejectedValueOnce(new Error('store down'));
 		const reported = new Promise<[unknown, MemoryErrorContext]>((resolve) =>

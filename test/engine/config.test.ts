@@ -15,6 +15,7 @@ describe('GIVEN no environment', () => {
 			storeTimeoutMs: 2000,
 			sqliteSynchronous: 'normal',
 			sqliteRewriteSeconds: 60,
+			serverPurgeGraceHours: 0,
 			contextTokenBudget: 1500,
 			archiveRetentionDays: 30,
 			indexCacheMb: 32,
@@ -166,6 +167,13 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		accepted: [
 			['0', 0],
 			['86400', 86_400]
+		]
+	},
+	MEMORY_SERVER_PURGE_GRACE_HOURS: {
+		refused: ['-1', '8761', '2.5', '1d'],
+		accepted: [
+			['0', 0],
+			['8760', 8760]
 		]
 	},
 	MEMORY_STORE_TIMEOUT_MS: {

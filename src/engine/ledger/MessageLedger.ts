@@ -7,6 +7,7 @@ import type { MemoryStore } from '../store/MemoryStore';
 import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
+import { forgetServer, type ServerPurge } from './forgetServer';
 import { forgottenIds, isForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
 import type { LedgerParts } from './LedgerParts';
@@ -153,6 +154,11 @@ export class MessageLedger {
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
 	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
 		return changeMessages(this.parts, change, now);
+	}
+
+	/** Everything of one server, as when the bot is removed from it (see {@link forgetServer}). */
+	public forgetServer(serverId: string): Promise<ServerPurge> {
+		return forgetServer(this.parts, serverId);
 	}
 
 	/** A moderator's wipe of one guild channel: every entry of it (server and user scopes, every persona) and its archives. */

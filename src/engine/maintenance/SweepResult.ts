@@ -1,6 +1,7 @@
 import type { MemoryConfig } from '../config';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { Registry } from '../store/Registry';
+import type { ServerPurges } from './ServerPurges';
 
 /** What one sweep deleted, and how long it took. */
 export interface SweepResult {
@@ -24,6 +25,8 @@ export interface SweepResult {
 	authorIndexesDeleted: number;
 	/** Ids of deleted or erased messages dropped from their channels' forgotten lists, once nothing could bring them back. */
 	forgottenIdsDeleted: number;
+	/** Servers the bot was removed from whose purge came due (`MEMORY_SERVER_PURGE_GRACE_HOURS`), and was run. */
+	serversPurged: number;
 	/** Wall-clock milliseconds. */
 	durationMs: number;
 }
@@ -33,4 +36,6 @@ export interface SweepParts {
 	ledger: MessageLedger;
 	registry: Registry;
 	config: MemoryConfig;
+	/** Purges of servers the bot left, when a grace period delays them. */
+	purges?: ServerPurges;
 }

@@ -22,6 +22,7 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 		authorListingsDeleted: 0,
 		authorIndexesDeleted: 0,
 		forgottenIdsDeleted: 0,
+		serversPurged: 0,
 		durationMs: 0
 	};
 	// Entries first: the author pass looks at what is left of them.
@@ -29,6 +30,8 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 	const archives = await sweepArchives(parts, now, result);
 	await sweepAuthors(parts, now, archives, result);
 	result.forgottenIdsDeleted = await expireForgotten({ store: parts.ledger.store, registry: parts.registry }, now);
+	// Due purges last: each ends with the SQLite file rewritten, which no later write of this sweep may follow.
+	result.serversPurged = (await parts.purges?.runDue(now)) ?? 0;
 	result.durationMs = Math.round(performance.now() - started);
 	return result;
 }

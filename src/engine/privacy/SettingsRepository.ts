@@ -83,6 +83,12 @@ export class SettingsRepository {
 		return settings;
 	}
 
+	/** Deletes a server's settings (the bot left it), here and in this process's cache. */
+	public async forgetServer(serverId: string): Promise<void> {
+		this.servers.delete(serverId);
+		await this.store.delete([Keys.serverSettings(serverId)]);
+	}
+
 	public async setServer(serverId: string, patch: ServerSettingsPatch): Promise<ServerSettings> {
 		assertId('serverId', serverId);
 		const parsed = parseInput(ServerSettingsPatchSchema, patch, 'server settings');

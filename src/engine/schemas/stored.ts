@@ -177,6 +177,11 @@ export const ForgottenMessagesSchema = validEntries(z.number());
 
 export type ForgottenMessages = z.output<typeof ForgottenMessagesSchema>;
 
+/** `purge:server:<serverId>`: the bot was removed from the server at `removedAt`; everything of it goes at `dueAt`. */
+export const PendingPurgeSchema = z.object({ removedAt: z.number(), dueAt: z.number() });
+
+export type PendingPurge = z.output<typeof PendingPurgeSchema>;
+
 /** What the author index knows of one author in one live scope (its short-term entry and archive). */
 export const AuthorListingSchema = z.object({
 	/** Messages of the author the scope's archive took in. */

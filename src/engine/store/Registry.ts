@@ -4,7 +4,7 @@ import type { MemoryStore } from './MemoryStore';
 import { fnv1a } from '../store/fnv1a';
 
 /** What the registries list: directory owners, archives' scopes, authors with an author index, channels with a forgotten list. */
-export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors' | 'forgotten';
+export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors' | 'forgotten' | 'purges';
 
 /** Buckets per kind: adding an id rewrites one bucket, 1/64 of the kind's ids. */
 export const REGISTRY_BUCKETS = 64;

@@ -1,0 +1,23 @@
+import { Events, Listener } from '@sapphire/framework';
+import type { Guild } from 'discord.js';
+import { reportMemoryError } from '../src/plugin/report';
+
+/**
+ * The bot was removed from a server (discord.js emits this only for a removal, not for an outage, which is
+ * `guildUnavailable`): everything memory holds of it is erased, at once or after
+ * `MEMORY_SERVER_PURGE_GRACE_HOURS`. A failure is reported as `memoryError`.
+ */
+export class PluginListener extends Listener<typeof Events.GuildDelete> {
+	public constructor(context: Listener.LoaderContext) {
+		super(context, { event: Events.GuildDelete });
+	}
+
+	public async run(guild: Guild): Promise<void> {
+		if (!guild.available) return;
+		try {
+			await this.container.memory.serverRemoved(guild.id);
+		} catch (error) {
+			reportMemoryError(this.container.client, error, { phase: 'server-change', serverId: guild.id });
+		}
+	}
+}

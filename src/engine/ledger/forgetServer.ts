@@ -1,0 +1,97 @@
+import { deleteArchive } from '../archive/deleteArchive';
+import type { Listings, ShortTermEntry } from '../schemas';
+import { Keys, parseScopeKey } from '../store/keys';
+import type { LedgerParts } from './LedgerParts';
+
+/** What purging a server removed. */
+export interface ServerPurge {
+	/** Short-term entries deleted: the server's channel memories and its members' own conversations there. */
+	entriesDeleted: number;
+	/** Archived messages deleted. */
+	archivedMessagesDeleted: number;
+	/** Channels whose memory went. */
+	channels: number;
+}
+
+/**
+ * Everything of one server: every channel's server-scope entries (every persona) and archives, its members'
+ * user-scope entries for its channels, the directories listing them (expired listings too), the channels'
+ * archive and forgotten lists, and the listings of the author index and the
+ * registries that name any of them. Channels are found through the server's directory and the registries,
+ * so a channel whose short-term memory expired long ago but whose archive lives is found too.
+ */
+export async function forgetServer(parts: LedgerParts, serverId: string): Promise<ServerPurge> {
+	const { store, archive, registry, directory } = parts;
+	const [serverListings = {}] = await store.getMany<Listings>([Keys.serverIndex(serverId)]);
+	const [channelIds, archivedScopes, forgottenIds] = await Promise.all([
+		registry.list('channels'),
+		registry.list('archives'),
+		registry.list('forgotten')
+	]);
+	const prefix = `${serverId}:`;
+	const channels = new Set([
+		...Object.values(serverListings).map((listing) => listing.channelId),
+		...channelIds.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)),
+		...forgottenIds.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length))
+	]);
+	const serverScopes = new Set([
+		...Object.keys(serverListings),
+		...archivedScopes.filter((key) => parseScopeKey(key)?.scope === 'server' && parseScopeKey(key)?.ownerId === serverId)
+	]);
+	for (const channelId of channels) for (const key of await parts.channelArchives.of(serverId, channelId)) serverScopes.add(key);
+	for (const key of serverScopes) channels.add(parseScopeKey(key)!.channelId);
+
+	const channelDirectories = [...channels].map((channelId) => Keys.channelIndex(serverId, channelId));
+	const userScopes = (await store.getMany<Listings>(channelDirectories)).flatMap((listings) => Object.keys(listings ?? {}));
+	const authors = new Map<string, Set<string>>();
+	const noteAuthors = (key: string, messages: readonly { role: string; authorId?: string }[]) => {
+		for (const message of messages) {
+			if (message.role !== 'user' || !message.authorId) continue;
+			authors.set(message.authorId, (authors.get(message.authorId) ?? new Set()).add(key));
+		}
+	};
+
+	const purge: ServerPurge = { entriesDeleted: 0, archivedMessagesDeleted: 0, channels: channels.size };
+	const entryKeys = [...serverScopes, ...userScopes];
+	await store.lock.runAll([...entryKeys, ...[...serverScopes].map((key) => Keys.archiveHead(key))], async () => {
+		const entries = await store.getManyChecked<ShortTermEntry>(entryKeys);
+		entries.forEach(({ value, damaged }, index) => {
+			if (value || damaged) purge.entriesDeleted++;
+			if (value) noteAuthors(entryKeys[index]!, value.messages);
+		});
+		await store.delete(entryKeys);
+		for (const key of serverScopes) {
+			const removed = await deleteArchive(archive, key);
+			noteAuthors(key, removed);
+			purge.archivedMessagesDeleted += removed.length;
+		}
+	});
+
+	// The listings that named them.
+	const owners = new Map<string, string[]>();
+	for (const key of userScopes) {
+		const owner = parseScopeKey(key)?.ownerId;
+		if (owner) owners.set(owner, [...(owners.get(owner) ?? []), key]);
+	}
+	for (const [userId, keys] of owners) await directory.forget(Keys.userIndex(userId), keys);
+	// Every author seen, and every member with a conversation there: an author index may still list a scope whose
+	// messages of theirs were deleted since.
+	for (const authorId of new Set([...authors.keys(), ...owners.keys()])) await parts.authors.remove(authorId, [...serverScopes]);
+	await store.delete([
+		Keys.serverIndex(serverId),
+		...channelDirectories,
+		...[...channels].flatMap((channelId) => [Keys.channelArchives(serverId, channelId), Keys.forgotten(serverId, channelId)])
+	]);
+	for (const channelId of channels) await parts.channelArchives.forget(serverId, channelId);
+	await registry.remove('servers', [serverId]);
+	await registry.remove(
+		'channels',
+		[...channels].map((channelId) => `${serverId}:${channelId}`)
+	);
+	await registry.remove('archives', [...serverScopes]);
+	await registry.remove(
+		'forgotten',
+		[...channels].map((channelId) => `${serverId}:${channelId}`)
+	);
+	return purge;
+}
