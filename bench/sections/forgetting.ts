@@ -12,8 +12,9 @@ const TURNS_PER_PURGED_CHANNEL = 5;
 /**
  * In the seeded channel, after the other latency figures: messages deleted on Discord one at a time
  * (`messagesChanged`, a different message each, spread over the archive), then one member erased whole
- * (`clearAll`), then a server of 100 channels purged (`purgeServer`). On SQLite a deletion empties the write-ahead log at once and leaves the file's rewrite
- * for later (`MEMORY_SQLITE_REWRITE_SECONDS`); an erasure rewrites it before it resolves.
+ * (`clearAll`), then a server of 100 channels purged (`purgeServer`). On SQLite a deletion empties the
+ * write-ahead log at once and leaves the file's rewrite for later (`MEMORY_SQLITE_REWRITE_SECONDS`); an
+ * erasure or a purge rewrites it before it resolves.
  */
 export async function measureForgetting(
 	engine: MemoryEngine,
