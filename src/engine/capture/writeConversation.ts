@@ -55,7 +55,8 @@ export async function writeConversation(
 				userId: key === serverKey ? null : turn.userId,
 				serverId: turn.serverId ?? DM_SERVER_ID,
 				channelId: turn.channelId,
-				parentChannelId: turn.parentChannelId ?? null,
+				// A thread keeps the parent it was first stored with: a later turn that omits it cannot make a private thread public.
+				parentChannelId: current?.parentChannelId ?? turn.parentChannelId ?? null,
 				personaId: persona.personaId,
 				lineageId: persona.lineageId ?? current?.lineageId ?? null,
 				messages: kept,
