@@ -527,10 +527,9 @@ class Conversation {
 		if (result.written)
 			this.writtenMarkers.push(...this.markersIn([...history, ...replies].map((message) => message.text).join(' ')).map((meta) => meta.marker));
 
-		// Replies Discord accepted join the channel, so later histories carry them. Replies to a turn
-		// the FULL member triggered are left out: nothing marks them as such in a later turn's history
-		// (a persona message), so the engine cannot keep them out; the host has to (a design gap).
-		if (!command.stop && !triggeredWhileFull) log.push(...replies);
+		// Replies Discord accepted join the channel, so later histories carry them, those to a turn the FULL member triggered
+		// too: the engine keeps those out (their ids, or their text without one, are on the channel's forgotten list).
+		if (!command.stop) log.push(...replies);
 	}
 
 	private async ask(request: ContextRequest): Promise<MemoryContext> {

@@ -538,9 +538,9 @@ export class IsolationWorld {
 		if (result.written !== expected)
 			throw new Error(`turn ${trigger.text} was ${result.written ? 'written' : `skipped (${result.skippedReason})`}, expected the opposite`);
 		if (result.written) this.capture(member, place, history, responders, replies);
-		// Replies to a turn triggered while FULL stay out of later histories: nothing in a persona message says
-		// whose turn it answered, so only the host can keep them out (a known limit).
-		if (!stop && !triggeredWhileFull) log.push(...replies);
+		// Replies Discord accepted join the channel, those to a turn triggered while FULL too: the engine keeps them out of
+		// later histories (their ids are on the channel's forgotten list).
+		if (!stop) log.push(...replies);
 	}
 
 	/** Choosing FULL erases everything of the member: their messages and the personas' replies to their turns, from every scope. */

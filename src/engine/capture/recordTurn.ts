@@ -1,7 +1,7 @@
 import { visibilityFrom } from '../privacy/visibility';
 import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type SkipReason } from '../schemas';
 import type { CaptureParts } from './CaptureParts';
-import { historyMessages, repliesByPersona } from './turnMessages';
+import { historyMessages, repliesByPersona, responseMessage } from './turnMessages';
 import { writeConversation } from './writeConversation';
 
 /** Records one finished turn as docs/design.md's Capture section says. The turn is already validated. */
@@ -20,7 +20,14 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 	const [requester, ...authors] = await parts.settings.manyUsers(memberIds);
 	// The level the host passed wins over the stored one.
 	const level = turn.privacyLevel ?? requester!.privacyLevel;
-	if (level === PrivacyLevel.FULL) return skip('privacy-full');
+	if (level === PrivacyLevel.FULL) {
+		// Its replies may repeat what the member said: a later turn's history must not bring them in either.
+		const replies = turn.responses.flatMap(
+			(response, index) => responseMessage(response, now + index, turn.timestamp, { messageId: undefined, authorId: turn.userId }) ?? []
+		);
+		if (replies.length > 0) await parts.ledger.forgetReplies(turn, replies, now);
+		return skip('privacy-full');
+	}
 
 	const visibility = visibilityFrom(memberIds, [{ ...requester!, privacyLevel: level }, ...authors]);
 	const history = historyMessages(turn, visibility, at);

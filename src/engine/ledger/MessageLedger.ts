@@ -2,13 +2,13 @@ import type { MemoryConfig } from '../config';
 import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
-import { type ConversationKeys, Keys } from '../store/keys';
+import { type ConversationKeys, DM_SERVER_ID, Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
 import { forgetServer, type ServerPurge } from './forgetServer';
-import { forgottenIds, isForgotten } from './forgotten';
+import { ForgottenReplies, forgottenIds, forgottenUntil, isForgotten, markForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
 import type { LedgerParts } from './LedgerParts';
 import type { ScopeDirectory } from './ScopeDirectory';
@@ -154,6 +154,24 @@ export class MessageLedger {
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
 	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
 		return changeMessages(this.parts, change, now);
+	}
+
+	/**
+	 * The persona's replies to a turn that must not be remembered (its member is FULL): their ids (and, without a host
+	 * id, their text) go on the channel's forgotten list, so a later turn's history, which carries them as plain persona
+	 * messages, does not store them either.
+	 */
+	public async forgetReplies(where: { serverId: string | null; channelId: string }, replies: readonly StoredMessage[], now: number): Promise<void> {
+		const forgotten = new ForgottenReplies();
+		forgotten.note(where, replies);
+		for (const channel of forgotten.channels())
+			await markForgotten(
+				this.parts,
+				{ serverId: channel.serverId ?? DM_SERVER_ID, channelId: channel.channelId },
+				channel.messageIds,
+				now,
+				forgottenUntil(this.config, now)
+			);
 	}
 
 	/** Everything of one server, as when the bot is removed from it (see {@link forgetServer}). */
