@@ -1,6 +1,7 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { Keys } from '../store/keys';
 import { type Archive, ARCHIVE_CHUNK_SIZE, chunkKeys } from './Archive';
+import { deleteArchive } from './deleteArchive';
 
 /**
  * Rewrites the scope's archive without the messages `remove` picks; returns how many went.
@@ -16,7 +17,13 @@ export async function removeFromArchive(
 ): Promise<number> {
 	const headKey = Keys.archiveHead(scopeKey);
 	const { value: head, damaged: headDamaged } = await archive.store.getChecked<ArchiveHead>(headKey);
-	if (!head) return headDamaged ? deleteHeadless(archive, scopeKey, onRemoved) : 0;
+	if (!head) {
+		if (!headDamaged) return 0;
+		// An archive whose head cannot be read serves nobody, and its chunks may hold anything: all of it goes.
+		const removed = await deleteArchive(archive, scopeKey);
+		onRemoved?.(removed);
+		return removed.length;
+	}
 	const keys = chunkKeys(scopeKey, head);
 	const checked = await archive.store.getManyChecked<StoredMessage[]>(keys);
 	const stored = checked.flatMap((chunk) => chunk.value ?? []);
@@ -44,29 +51,4 @@ export async function removeFromArchive(
 	await archive.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
 	await archive.store.delete(keys.slice(chunks.length));
 	return gone.length;
-}
-
-/** How many chunks an archive whose head cannot be read is searched for, a batch at a time, until a batch holds none. */
-const PROBE_BATCH = 16;
-
-/**
- * An archive whose head cannot be read serves nobody, and its chunks may hold anything: every chunk found
- * from the first (a batch at a time, until a batch holds none), their messages' markers, the tombstones
- * and the head go. Returns the messages it held.
- */
-async function deleteHeadless(archive: Archive, scopeKey: string, onRemoved?: (messages: readonly StoredMessage[]) => void): Promise<number> {
-	archive.forgetCached(scopeKey);
-	const messages: StoredMessage[] = [];
-	for (let first = 0; ; first += PROBE_BATCH) {
-		const keys = Array.from({ length: PROBE_BATCH }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
-		const chunks = await archive.store.getManyChecked<StoredMessage[]>(keys);
-		const found = keys.filter((_, index) => chunks[index]!.value !== undefined || chunks[index]!.damaged);
-		if (found.length === 0) break;
-		const held = chunks.flatMap((chunk) => chunk.value ?? []);
-		messages.push(...held);
-		await archive.store.delete([...found, ...held.map((message) => Keys.archiveMarker(scopeKey, message.id))]);
-	}
-	await archive.store.delete([Keys.archiveHead(scopeKey), Keys.archiveTombstones(scopeKey)]);
-	onRemoved?.(messages);
-	return messages.length;
 }
