@@ -1,6 +1,6 @@
 import { Events, Listener } from '@sapphire/framework';
 import type { Guild } from 'discord.js';
-import { reportMemoryError } from '../src/plugin/report';
+import { forwardServerChange } from '../src/plugin/servers';
 
 /** The bot joined a server again: a purge still pending for it is cancelled. */
 export class PluginListener extends Listener<typeof Events.GuildCreate> {
@@ -9,10 +9,6 @@ export class PluginListener extends Listener<typeof Events.GuildCreate> {
 	}
 
 	public async run(guild: Guild): Promise<void> {
-		try {
-			await this.container.memory.serverRejoined(guild.id);
-		} catch (error) {
-			reportMemoryError(this.container.client, error, { phase: 'server-change', serverId: guild.id });
-		}
+		await forwardServerChange(guild.id, 'rejoined');
 	}
 }

@@ -1,6 +1,6 @@
 import { Events, Listener } from '@sapphire/framework';
 import type { Guild } from 'discord.js';
-import { reportMemoryError } from '../src/plugin/report';
+import { forwardServerChange } from '../src/plugin/servers';
 
 /**
  * The bot was removed from a server (discord.js emits this only for a removal, not for an outage, which is
@@ -14,10 +14,6 @@ export class PluginListener extends Listener<typeof Events.GuildDelete> {
 
 	public async run(guild: Guild): Promise<void> {
 		if (!guild.available) return;
-		try {
-			await this.container.memory.serverRemoved(guild.id);
-		} catch (error) {
-			reportMemoryError(this.container.client, error, { phase: 'server-change', serverId: guild.id });
-		}
+		await forwardServerChange(guild.id, 'removed');
 	}
 }

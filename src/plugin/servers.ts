@@ -1,0 +1,15 @@
+import { container } from '@sapphire/framework';
+import { reportMemoryError } from './report';
+
+/**
+ * Tells the engine the bot left a server (`removed`) or is in it again (`rejoined`); a failure is reported as
+ * `memoryError`, never thrown.
+ */
+export async function forwardServerChange(serverId: string, change: 'removed' | 'rejoined'): Promise<void> {
+	try {
+		if (change === 'removed') await container.memory.serverRemoved(serverId);
+		else await container.memory.serverRejoined(serverId);
+	} catch (error) {
+		reportMemoryError(container.client, error, { phase: 'server-change', serverId });
+	}
+}
