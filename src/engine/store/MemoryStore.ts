@@ -79,7 +79,8 @@ export class MemoryStore {
 
 	/** The value under `key`, as its schema allows; `T` names what the key holds. */
 	public async get<T>(key: string): Promise<T | undefined> {
-		return (await this.getChecked<T>(key)).value;
+		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
+		return unwrap(key, envelope, this.noteDamage) as T | undefined;
 	}
 
 	/**
@@ -87,13 +88,7 @@ export class MemoryStore {
 	 * deletes such a row, which may hold anything.
 	 */
 	public async getChecked<T>(key: string): Promise<{ value: T | undefined; damaged: boolean }> {
-		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
-		let damaged = false;
-		const value = unwrap(key, envelope, (damagedKey, reason) => {
-			damaged = true;
-			this.damaged.noted(damagedKey, reason);
-		}) as T | undefined;
-		return { value, damaged };
+		return (await this.getManyChecked<T>([key]))[0]!;
 	}
 
 	public async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {

@@ -23,12 +23,15 @@ export function wrap<T>(value: T): Envelope<T> {
  */
 export function unwrap(key: string, envelope: Envelope | undefined | null, onDamaged?: (key: string, reason: DamageReason) => void): unknown {
 	if (envelope === undefined || envelope === null) return undefined;
-	const damaged = (reason: DamageReason) => {
-		onDamaged?.(key, reason);
-		return unreadableValue(key);
-	};
-	if ((envelope as unknown) === UNREADABLE_ROW) return damaged('not JSON');
-	if (typeof envelope !== 'object' || !('v' in envelope)) return damaged('no envelope');
-	if (envelope.v !== SCHEMA_VERSION) return damaged('another schema version');
-	return readStoredValue(key, envelope.d, () => onDamaged?.(key, 'wrong shape'));
+	const reason = damageOf(envelope);
+	if (reason === null) return readStoredValue(key, envelope.d, onDamaged);
+	onDamaged?.(key, reason);
+	return unreadableValue(key);
+}
+
+/** Why an envelope cannot be used, or null when it can (its value is then checked against its shape). */
+function damageOf(envelope: Envelope): DamageReason | null {
+	if ((envelope as unknown) === UNREADABLE_ROW) return 'not JSON';
+	if (typeof envelope !== 'object' || !('v' in envelope)) return 'no envelope';
+	return envelope.v === SCHEMA_VERSION ? null : 'another schema version';
 }

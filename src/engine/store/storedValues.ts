@@ -63,13 +63,13 @@ export function unreadableValue(key: string): unknown {
  * `data` as the engine may use it (see the top of this file); archive markers and keys of no known shape pass as
  * they are. A value of the wrong shape is told to `onDamaged`.
  */
-export function readStoredValue(key: string, data: unknown, onDamaged?: () => void): unknown {
+export function readStoredValue(key: string, data: unknown, onDamaged?: (key: string, reason: 'wrong shape') => void): unknown {
 	const found = SHAPES.find(([pattern]) => pattern.test(key));
 	if (!found) return data;
 	const [, shape, plain] = found;
 	if (plain?.(data)) return data;
 	const parsed = shape.safeParse(data);
 	if (parsed.success) return parsed.data;
-	onDamaged?.();
+	onDamaged?.(key, 'wrong shape');
 	return unreadableValue(key);
 }
