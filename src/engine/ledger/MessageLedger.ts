@@ -147,6 +147,7 @@ export class MessageLedger {
 	 */
 	public forgetMember(userId: string, what: 'short-term', now: number): Promise<ClearShortTermResult>;
 	public forgetMember(userId: string, what: 'everything', now: number): Promise<MemberErasure>;
+	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure>;
 	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure> {
 		return forgetMember(this.parts, userId, what, now);
 	}

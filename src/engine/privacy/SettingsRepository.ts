@@ -49,6 +49,15 @@ export class SettingsRepository {
 		return userIds.map((id) => this.users.get(id) ?? { ...DEFAULT_USER_SETTINGS });
 	}
 
+	/**
+	 * Settings of many users read from the store, not the cache, in the order given: what another process changed a
+	 * moment ago. The cache is left as it is: a change this process makes meanwhile may be newer than what this read saw.
+	 */
+	public async manyUsersFresh(userIds: readonly string[]): Promise<UserSettings[]> {
+		const stored = await this.store.getMany<UserSettings>(userIds.map(Keys.userSettings));
+		return stored.map((settings) => ({ ...DEFAULT_USER_SETTINGS, ...settings }));
+	}
+
 	public async setUser(userId: string, patch: UserSettingsPatch, now: number): Promise<UserSettings> {
 		assertId('userId', userId);
 		const parsed = parseInput(UserSettingsPatchSchema, patch, 'user settings');

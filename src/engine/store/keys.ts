@@ -1,5 +1,6 @@
-/** The server id stored for DM scopes. */
-export const DM_SERVER_ID = 'DM';
+import { DM_SERVER_ID } from '../schemas/primitives';
+
+export { DM_SERVER_ID };
 
 function suffix(personaId: string | null | undefined): string {
 	return personaId ? `:${personaId}` : '';
