@@ -169,6 +169,15 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 			['86400', 86_400]
 		]
 	},
+	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
+		refused: ['maybe', '2', 'truee', 'enabled'],
+		accepted: [
+			['true', true],
+			['false', false],
+			['1', true],
+			['off', false]
+		]
+	},
 	MEMORY_SERVER_PURGE_GRACE_HOURS: {
 		refused: ['-1', '8761', '2.5', '1d'],
 		accepted: [

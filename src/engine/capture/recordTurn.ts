@@ -31,7 +31,7 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 		return skip('privacy-full');
 	}
 
-	const visibility = visibilityFrom(memberIds, [{ ...requester!, privacyLevel: level }, ...authors]);
+	const visibility = visibilityFrom(memberIds, [{ ...requester!, privacyLevel: level }, ...authors], turn.serverId);
 	const history = historyMessages(turn, visibility, at);
 	if (history.length === 0) return skip('empty-history');
 	const replies = repliesByPersona(turn, history, at);

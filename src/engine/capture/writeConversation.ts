@@ -46,7 +46,8 @@ export async function writeConversation(
 		const folding = windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : []));
 		const visibility = await visibilityOf(
 			parts.settings,
-			folding.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : []))
+			folding.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])),
+			turn.serverId
 		);
 		const mayFold = (message: StoredMessage) => message.role !== 'user' || visibility.storable(message.authorId, message.ts);
 		return windows.map(

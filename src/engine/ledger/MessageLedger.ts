@@ -152,6 +152,14 @@ export class MessageLedger {
 		return forgetMember(this.parts, userId, what, now);
 	}
 
+	/**
+	 * Removes a member's words from every copy of one server (see {@link forgetMember}): their own entries of its
+	 * channels go whole, their messages and the replies to their turns leave its shared entries and archives.
+	 */
+	public forgetMemberIn(userId: string, serverId: string, now: number): Promise<MemberErasure> {
+		return forgetMember(this.parts, userId, 'everything', now, serverId) as Promise<MemberErasure>;
+	}
+
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
 	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
 		return changeMessages(this.parts, change, now);
