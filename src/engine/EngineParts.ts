@@ -20,6 +20,8 @@ import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
+import { Sealer } from './store/Sealer';
+import { checkSeal } from './store/sealing';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
 import { SummaryWriter } from './summaries/SummaryWriter';
 
@@ -151,7 +153,14 @@ export class EngineParts {
 	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
 		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous } = config;
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous });
+		const sealer = Sealer.fromConfig(config);
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sealer });
+		try {
+			await checkSeal(store);
+		} catch (error) {
+			await store.close().catch(() => undefined);
+			throw error;
+		}
 		const logger = options.logger ?? console;
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
 		store.damaged.onDamaged((key, reason) =>

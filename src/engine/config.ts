@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
+import { isEncryptionKey, splitKeys } from './store/Sealer';
 
 const HOUR_LIMIT = 24 * 365;
 
@@ -100,9 +101,31 @@ export const MemoryEnvironment = {
 	 */
 	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
 		key: 'forgetMembersWhoLeave',
-		schema: z.union([z.boolean(), z.stringbool()]),
+		schema: z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })]),
 		default: false,
 		accepts: '"true" or "false" (also 1/0, yes/no, on/off)'
+	},
+	/**
+	 * Seals every stored value with AES-256-GCM before it reaches the store (keys stay readable: see docs/storage.md).
+	 * 32 random bytes, e.g. `openssl rand -base64 32`. A store sealed once needs its key from then on.
+	 */
+	MEMORY_ENCRYPTION_KEY: {
+		key: 'encryptionKey',
+		schema: z.string().refine(isEncryptionKey).nullable(),
+		default: null,
+		accepts: '32 random bytes as 64 hex digits or base64, e.g. the output of `openssl rand -base64 32` (unset: values are not sealed)',
+		secret: true
+	},
+	/** Keys the store was sealed with before, comma-separated: their values stay readable until `sapphire-memory reseal` seals them again. */
+	MEMORY_ENCRYPTION_PREVIOUS_KEYS: {
+		key: 'encryptionPreviousKeys',
+		schema: z
+			.string()
+			.refine((list) => splitKeys(list).length > 0 && splitKeys(list).every(isEncryptionKey))
+			.nullable(),
+		default: null,
+		accepts: 'keys as MEMORY_ENCRYPTION_KEY takes them, separated by commas',
+		secret: true
 	},
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. */
 	MEMORY_STORE_NAMESPACE: {
@@ -151,7 +174,8 @@ export const MemoryEnvironment = {
 		key: 'llmApiKey',
 		schema: z.string().min(1).max(4096).nullable(),
 		default: null,
-		accepts: 'a key of at most 4096 characters, sent as a Bearer token'
+		accepts: 'a key of at most 4096 characters, sent as a Bearer token',
+		secret: true
 	},
 	/** The model the background summarizer asks. */
 	MEMORY_LLM_MODEL: { key: 'llmModel', schema: z.string().min(1).max(200), default: 'gpt-4o-mini', accepts: 'a model name of 1 to 200 characters' },
@@ -232,10 +256,20 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 		const key = parsed.error.issues[0]!.path[0] as keyof MemoryConfig;
 		const name = ENVIRONMENT_NAMES[key]!;
 		const override = overrides[key];
-		const source = override === undefined ? `${name}=${JSON.stringify(env[name])}` : `option memory.${key}=${JSON.stringify(override)} (${name})`;
+		const given = override === undefined ? env[name] : override;
+		// A key's value never reaches a log line.
+		const shown = 'secret' in MemoryEnvironment[name] ? `(hidden, ${String(given).length} characters)` : JSON.stringify(given);
+		const source = override === undefined ? `${name}=${shown}` : `option memory.${key}=${shown} (${name})`;
 		throw new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${source}; expected ${MemoryEnvironment[name].accepts}.`);
 	}
 	const config = parsed.data;
+	if (config.encryptionPreviousKeys !== null && config.encryptionKey === null) {
+		throw new MemoryError(
+			'INVALID_CONFIG',
+			'Invalid memory configuration: MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY; ' +
+				'set the key new values are sealed with too.'
+		);
+	}
 	if (config.summaryTtlHours < config.ttlHours) {
 		throw new MemoryError(
 			'INVALID_CONFIG',
