@@ -237,7 +237,7 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 	MEMORY_LLM_API_KEY: { refused: ['k'.repeat(4097)], accepted: [['sk-test', 'sk-test']] },
 	MEMORY_ENCRYPTION_KEY: {
 		// 31 and 33 bytes, hex one digit short, not base64 at all.
-		refused: [Buffer.alloc(31, 7).toString('base64'), Buffer.alloc(33, 7).toString('base64'), 'ab'.repeat(31) + 'a', 'not a key at all'],
+		refused: [Buffer.alloc(31, 7).toString('base64'), Buffer.alloc(33, 7).toString('base64'), `${'ab'.repeat(31)}a`, 'not a key at all'],
 		accepted: [
 			['00'.repeat(32), '00'.repeat(32)],
 			[Buffer.alloc(32, 9).toString('base64'), Buffer.alloc(32, 9).toString('base64')],
@@ -321,11 +321,20 @@ describe('GIVEN every environment variable, with values it does not accept and t
 		expect((thrown as Error).message).toContain(spec.accepts);
 	});
 
+	it('WHEN MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY THEN start-up stops, naming both', () => {
+		expect(() => resolveConfig({}, { MEMORY_ENCRYPTION_PREVIOUS_KEYS: 'ab'.repeat(32) })).toThrow(
+			/MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY/
+		);
+	});
+
 	it.each(accepted)('WHEN %s=%j THEN it is accepted as %j', (name, value, parsed) => {
+		// The summary TTL must be at least the message TTL, and previous keys need a key: keep those rules out of the way.
 		const env =
 			name === 'SHORT_TERM_MEMORY_TTL_HOURS' || name === 'SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS'
 				? { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: value }
-				: { [name]: value };
+				: name === 'MEMORY_ENCRYPTION_PREVIOUS_KEYS'
+					? { MEMORY_ENCRYPTION_KEY: 'ff'.repeat(32), [name]: value }
+					: { [name]: value };
 		const spec = MemoryEnvironment[name as keyof typeof MemoryEnvironment];
 		expect(resolveConfig({}, env)[spec.key]).toEqual(parsed);
 	});
