@@ -40,7 +40,7 @@ describe.each(backends)('updates of one key from two processes at once, on $name
 		}
 	});
 
-	it('WHEN each updates the same 20 keys at once, many keys per call THEN no change of either is lost, and deletions and creations land', async (context) => {
+	it('WHEN each updates the same 20 keys at once, many per call THEN no change is lost, and deletions and creations land', async (context) => {
 		if (backend.skipReason) context.skip(backend.skipReason);
 		const { storeUrl, namespace, cleanup } = backend.url();
 		const stores = [await MemoryStore.open({ storeUrl, namespace }), await MemoryStore.open({ storeUrl, namespace })];
