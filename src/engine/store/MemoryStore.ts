@@ -195,18 +195,22 @@ export class MemoryStore {
 	/**
 	 * {@link update} of several keys (each named once) at once: on the stores the engine opens, one read and one
 	 * compare-and-set round trip for all of them (see {@link updateRows}), serialised with every other update of those keys
-	 * in this process. `change` gets each key and its value, and may run more than once for a key.
+	 * in this process. `change` gets each key and its value, and may run more than once for a key. Resolves with each
+	 * key's value as written (or left), in the order of `keys`.
 	 */
-	public async updateMany<T>(keys: readonly string[], change: (key: string, current: T | undefined) => UpdateResult<T>): Promise<void> {
+	public async updateMany<T>(
+		keys: readonly string[],
+		change: (key: string, current: T | undefined) => UpdateResult<T>
+	): Promise<(T | undefined)[]> {
 		const unique = [...new Set(keys)];
-		if (unique.length === 0) return;
-		if (!this.atomic) {
-			await Promise.all(unique.map((key) => this.update<T>(key, (current) => change(key, current))));
-			return;
-		}
-		await this.lock.runAll(unique, () =>
-			this.updateRows(unique, (key, row) => this.decided(key, row, (current: T | undefined) => change(key, current)))
-		);
+		if (unique.length === 0) return [];
+		const written = this.atomic
+			? await this.lock.runAll(unique, () =>
+					this.updateRows(unique, (key, row) => this.decided(key, row, (current: T | undefined) => change(key, current)))
+				)
+			: await Promise.all(unique.map((key) => this.update<T>(key, (current) => change(key, current))));
+		const byKey = new Map(unique.map((key, index) => [key, written[index]]));
+		return keys.map((key) => byKey.get(key));
 	}
 
 	/** Every key of the namespace with its stored envelope as keyv reads it (still sealed): a scan of the whole namespace. */
