@@ -1,12 +1,11 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { Keys } from '../store/keys';
+import type { StoreWrite } from '../store/MemoryStore';
 import { type Archive, ARCHIVE_CHUNK_SIZE, chunkKeys } from './Archive';
 import { deleteArchive } from './deleteArchive';
 
 /**
- * Rewrites the scope's archive without the messages `remove` picks; returns how many went.
- * The head's epoch moves so every process reloads its cached index, and the messages' markers
- * stay as tombstones (listed for the sweep) so a later turn's history does not archive them again.
+ * Rewrites the scope's archive without the messages `remove` picks; returns how many went (see {@link removeFromArchives}).
  * Callers hold the scope's head lock, as capture appends under it.
  */
 export async function removeFromArchive(
@@ -15,40 +14,77 @@ export async function removeFromArchive(
 	remove: (message: StoredMessage) => boolean,
 	onRemoved?: (messages: readonly StoredMessage[]) => void
 ): Promise<number> {
-	const headKey = Keys.archiveHead(scopeKey);
-	const { value: head, damaged: headDamaged } = await archive.store.getChecked<ArchiveHead>(headKey);
-	if (!head) {
-		if (!headDamaged) return 0;
-		// An archive whose head cannot be read serves nobody, and its chunks may hold anything: all of it goes.
-		const removed = await deleteArchive(archive, scopeKey);
-		onRemoved?.(removed);
-		return removed.length;
-	}
-	const keys = chunkKeys(scopeKey, head);
-	const checked = await archive.store.getManyChecked<StoredMessage[]>(keys);
-	const stored = checked.flatMap((chunk) => chunk.value ?? []);
-	const kept = stored.filter((message) => !remove(message));
-	const gone = stored.filter((message) => remove(message));
-	// A chunk that cannot be read may hold the messages: it is written over (or deleted) with the others.
-	if (gone.length === 0 && !checked.some((chunk) => chunk.damaged)) return 0;
-	onRemoved?.(gone);
+	const [removed] = await removeFromArchives(
+		archive,
+		[scopeKey],
+		(message) => remove(message),
+		(_, messages) => onRemoved?.(messages)
+	);
+	return removed!;
+}
 
-	archive.forgetCached(scopeKey);
+/**
+ * Rewrites each scope's archive without the messages `remove` picks there, every archive in the same few round trips (their
+ * heads, their chunks, the tombstones, the rewrite); returns how many went from each. The heads' epochs move so every
+ * process reloads its cached index, and the messages' markers stay as tombstones (listed for the sweep) so a later
+ * turn's history does not archive them again. An archive whose head cannot be read serves nobody, and its chunks may
+ * hold anything: all of it goes. Callers hold the scopes' head locks, as capture appends under them.
+ */
+export async function removeFromArchives(
+	archive: Archive,
+	scopeKeys: readonly string[],
+	remove: (message: StoredMessage, scopeKey: string) => boolean,
+	onRemoved?: (scopeKey: string, messages: readonly StoredMessage[]) => void
+): Promise<number[]> {
+	const { store } = archive;
+	const removed = new Map<string, number>();
+	const heads = await store.getManyChecked<ArchiveHead>(scopeKeys.map((key) => Keys.archiveHead(key)));
+	const withHead: { scopeKey: string; head: ArchiveHead; keys: string[] }[] = [];
+	for (const [index, scopeKey] of scopeKeys.entries()) {
+		const { value: head, damaged } = heads[index]!;
+		if (head) withHead.push({ scopeKey, head, keys: chunkKeys(scopeKey, head) });
+		else if (damaged) {
+			const messages = await deleteArchive(archive, scopeKey);
+			onRemoved?.(scopeKey, messages);
+			removed.set(scopeKey, messages.length);
+		}
+	}
+	const chunks = await store.getManyChecked<StoredMessage[]>(withHead.flatMap(({ keys }) => keys));
+
 	const ttlMs = archive.keyTtlMs;
-	await archive.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
-		value: { ...current, ...Object.fromEntries(gone.map((message) => [message.id, message.ts])) },
+	const tombstones = new Map<string, StoredMessage[]>();
+	const writes: StoreWrite[] = [];
+	const doomed: string[] = [];
+	let at = 0;
+	for (const { scopeKey, head, keys } of withHead) {
+		const checked = chunks.slice(at, (at += keys.length));
+		const stored = checked.flatMap((chunk) => chunk.value ?? []);
+		const gone = stored.filter((message) => remove(message, scopeKey));
+		// A chunk that cannot be read may hold the messages: it is written over (or deleted) with the others.
+		if (gone.length === 0 && !checked.some((chunk) => chunk.damaged)) continue;
+		onRemoved?.(scopeKey, gone);
+		removed.set(scopeKey, gone.length);
+		archive.forgetCached(scopeKey);
+		tombstones.set(Keys.archiveTombstones(scopeKey), gone);
+		if (archive.disabled) {
+			// While the archive is off nothing of it is served or cached: what is left goes too.
+			doomed.push(Keys.archiveHead(scopeKey), ...keys);
+			continue;
+		}
+		const kept = stored.filter((message) => !remove(message, scopeKey));
+		const first = head.first ?? 0;
+		const rewritten: StoredMessage[][] = [];
+		for (let from = 0; from < kept.length; from += ARCHIVE_CHUNK_SIZE) rewritten.push(kept.slice(from, from + ARCHIVE_CHUNK_SIZE));
+		writes.push(...rewritten.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
+		const nextHead: ArchiveHead = { chunks: first + rewritten.length, count: head.count, epoch: head.epoch + 1, first };
+		writes.push({ key: Keys.archiveHead(scopeKey), value: nextHead, ttlMs });
+		doomed.push(...keys.slice(rewritten.length));
+	}
+	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({
+		value: { ...current, ...Object.fromEntries(tombstones.get(key)!.map((message) => [message.id, message.ts])) },
 		ttlMs
 	}));
-	if (archive.disabled) {
-		// While the archive is off nothing of it is served or cached: what is left goes too.
-		await archive.store.delete([headKey, ...keys]);
-		return gone.length;
-	}
-	const first = head.first ?? 0;
-	const chunks: StoredMessage[][] = [];
-	for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
-	await archive.store.setMany(chunks.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
-	await archive.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
-	await archive.store.delete(keys.slice(chunks.length));
-	return gone.length;
+	await store.setMany(writes);
+	await store.delete(doomed);
+	return scopeKeys.map((scopeKey) => removed.get(scopeKey) ?? 0);
 }

@@ -1,6 +1,7 @@
 import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { replyFingerprint } from '../privacy/voices';
 import { Keys } from '../store/keys';
+import type { StoreWrite } from '../store/MemoryStore';
 import { type Archive, chunkKeys } from './Archive';
 
 /** How to change some messages of an archive: by id, what each becomes. */
@@ -32,63 +33,86 @@ export interface RevisedArchive {
 }
 
 /**
- * Applies a revision to one scope's archive, rewriting only the chunks that hold a changed message; the
- * head's epoch moves so every process reloads its cached search index. The markers are read first: an
- * archive that never took these messages is not read at all, whatever its size. Callers hold the scope's
- * head lock, as capture appends under it.
+ * Applies a revision to one scope's archive (see {@link reviseArchives}). Callers hold the scope's head lock, as capture
+ * appends under it.
  */
 export async function reviseArchive(archive: Archive, scopeKey: string, revision: ArchiveRevision): Promise<RevisedArchive> {
-	const ids = [...revision.deleted, ...revision.dropped, ...revision.texts.keys()];
-	const changed = new Set(ids);
-	const headKey = Keys.archiveHead(scopeKey);
-	const [head, ...markers] = (await archive.store.getMany<unknown>([headKey, ...ids.map((id) => Keys.archiveMarker(scopeKey, id))])) as [
-		ArchiveHead | undefined,
-		...unknown[]
-	];
-	const unchanged: RevisedArchive = { removed: [], edited: 0 };
-	// The replies to a deleted message are archived after it: no marker of it, no reply to it either (an edit that took it
-	// out left one, see ArchiveMarker). A reply forgotten by its text (`~…`, see replyFingerprint) has no marker to look for.
-	const byText = ids.some((id) => id.startsWith('~'));
-	if (!head || (!byText && markers.every((marker) => marker === undefined))) return unchanged;
+	return (await reviseArchives(archive, [{ scopeKey, revision }]))[0]!;
+}
 
-	const keys = chunkKeys(scopeKey, head);
-	const chunks = await archive.store.getMany<StoredMessage[]>(keys);
-	const result: RevisedArchive = { removed: [], edited: 0 };
-	const writes: { key: string; value: StoredMessage[]; ttlMs: number }[] = [];
-	chunks.forEach((chunk, index) => {
-		if (!chunk?.some((message) => changed.has(message.id) || removes(revision, message))) return;
-		const revised = chunk.flatMap((message) => {
-			if (removes(revision, message)) {
-				result.removed.push(message);
-				return [];
-			}
-			const text = revision.texts.get(message.id);
-			if (text === undefined || text === message.text) return [message];
-			result.edited++;
-			return [{ ...message, text }];
-		});
-		writes.push({ key: keys[index]!, value: revised, ttlMs: archive.keyTtlMs });
-	});
-	// A deleted message an edit took out before: its marker becomes its tombstone.
-	const buried = ids.filter((id, index) => markers[index] === ArchiveMarker.editedAway && revision.deleted.has(id));
-	if (writes.length === 0 && buried.length === 0) return unchanged;
-
-	archive.forgetCached(scopeKey);
-	const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
-	const deleted = result.removed.filter((message) => !revision.dropped.has(message.id));
-	// Listed for the sweep, which deletes each marker once past retention: the tombstones, and the markers of messages edited away.
-	const listed = [...deleted, ...dropped];
-	if (listed.length > 0)
-		await archive.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
-			value: { ...current, ...Object.fromEntries(listed.map((message) => [message.id, message.ts])) },
-			ttlMs: archive.keyTtlMs
-		}));
+/**
+ * Applies a revision to each scope's archive, every archive in the same few round trips (heads and markers, chunks,
+ * tombstones, the rewrite), rewriting only the chunks that hold a changed message; the heads' epochs move so every
+ * process reloads its cached search index. The markers are read first: an archive that never took these messages is not
+ * read at all, whatever its size. Callers hold the scopes' head locks, as capture appends under them.
+ */
+export async function reviseArchives(
+	archive: Archive,
+	revisions: readonly { scopeKey: string; revision: ArchiveRevision }[]
+): Promise<RevisedArchive[]> {
+	const { store } = archive;
 	const ttlMs = archive.keyTtlMs;
-	await archive.store.setMany([
-		...writes,
-		...dropped.map((message) => ({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
-		...buried.map((id) => ({ key: Keys.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
-		{ key: headKey, value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
-	]);
-	return result;
+	const planned = revisions.map(({ scopeKey, revision }) => ({
+		scopeKey,
+		revision,
+		ids: [...revision.deleted, ...revision.dropped, ...revision.texts.keys()]
+	}));
+	const read = await store.getMany<unknown>(
+		planned.flatMap(({ scopeKey, ids }) => [Keys.archiveHead(scopeKey), ...ids.map((id) => Keys.archiveMarker(scopeKey, id))])
+	);
+	let at = 0;
+	const touched = planned.flatMap((plan) => {
+		const [head, ...markers] = read.slice(at, (at += 1 + plan.ids.length)) as [ArchiveHead | undefined, ...unknown[]];
+		// The replies to a deleted message are archived after it: no marker of it, no reply to it either (an edit that took it
+		// out left one, see ArchiveMarker). A reply forgotten by its text (`~…`, see replyFingerprint) has no marker to look for.
+		const byText = plan.ids.some((id) => id.startsWith('~'));
+		if (!head || (!byText && markers.every((marker) => marker === undefined))) return [];
+		return [{ ...plan, head, markers, keys: chunkKeys(plan.scopeKey, head) }];
+	});
+	const chunks = await store.getMany<StoredMessage[]>(touched.flatMap(({ keys }) => keys));
+
+	const results = new Map<string, RevisedArchive>();
+	const tombstones = new Map<string, StoredMessage[]>();
+	const writes: StoreWrite[] = [];
+	at = 0;
+	for (const { scopeKey, revision, ids, head, markers, keys } of touched) {
+		const stored = chunks.slice(at, (at += keys.length));
+		const changed = new Set(ids);
+		const result: RevisedArchive = { removed: [], edited: 0 };
+		const rewritten: StoreWrite[] = [];
+		stored.forEach((chunk, index) => {
+			if (!chunk?.some((message) => changed.has(message.id) || removes(revision, message))) return;
+			const revised = chunk.flatMap((message) => {
+				if (removes(revision, message)) {
+					result.removed.push(message);
+					return [];
+				}
+				const text = revision.texts.get(message.id);
+				if (text === undefined || text === message.text) return [message];
+				result.edited++;
+				return [{ ...message, text }];
+			});
+			rewritten.push({ key: keys[index]!, value: revised, ttlMs });
+		});
+		// A deleted message an edit took out before: its marker becomes its tombstone.
+		const buried = ids.filter((id, index) => markers[index] === ArchiveMarker.editedAway && revision.deleted.has(id));
+		if (rewritten.length === 0 && buried.length === 0) continue;
+		results.set(scopeKey, result);
+		archive.forgetCached(scopeKey);
+		const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
+		// Listed for the sweep, which deletes each marker once past retention: the tombstones, and the markers of messages edited away.
+		if (result.removed.length > 0) tombstones.set(Keys.archiveTombstones(scopeKey), result.removed);
+		writes.push(
+			...rewritten,
+			...dropped.map((message) => ({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
+			...buried.map((id) => ({ key: Keys.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
+			{ key: Keys.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
+		);
+	}
+	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({
+		value: { ...current, ...Object.fromEntries(tombstones.get(key)!.map((message) => [message.id, message.ts])) },
+		ttlMs
+	}));
+	await store.setMany(writes);
+	return revisions.map(({ scopeKey }) => results.get(scopeKey) ?? { removed: [], edited: 0 });
 }

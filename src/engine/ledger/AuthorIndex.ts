@@ -3,6 +3,7 @@ import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import type { MemoryStore } from '../store/MemoryStore';
 import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
+import { indexedAuthorsOf } from '../privacy/voices';
 
 interface KnownScope {
 	flushedAt: number;
@@ -37,15 +38,18 @@ export class AuthorIndex {
 	}
 
 	/**
-	 * Notes that `landed` entered the live scope `scopeKey` and that its archive took in `archived`.
-	 * Only members' messages (role `user` with an author id) are indexed.
+	 * Notes that `landed` entered the live scope `scopeKey` and that its archive took in `archived`: members' messages (their
+	 * counts: status's archived messages), and in a DM the persona's lines as its member's words, uncounted, so the scope
+	 * stays listed while the archive holds them (see indexedAuthorsOf).
 	 */
 	public async record(scopeKey: string, landed: readonly StoredMessage[], archived: readonly StoredMessage[], now: number): Promise<void> {
 		const seen = new Map<string, { count: number; lastTs: number }>();
 		const note = (message: StoredMessage, count: number) => {
-			if (message.role !== 'user' || !message.authorId) return;
-			const current = seen.get(message.authorId) ?? { count: 0, lastTs: message.ts };
-			seen.set(message.authorId, { count: current.count + count, lastTs: Math.max(current.lastTs, message.ts) });
+			for (const authorId of indexedAuthorsOf(scopeKey, message)) {
+				const current = seen.get(authorId) ?? { count: 0, lastTs: message.ts };
+				const counted = message.role === 'user' ? count : 0;
+				seen.set(authorId, { count: current.count + counted, lastTs: Math.max(current.lastTs, message.ts) });
+			}
 		};
 		for (const message of landed) note(message, 0);
 		for (const message of archived) note(message, 1);

@@ -162,7 +162,7 @@ export class MessageLedger {
 
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
 	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
-		return changeMessages(this.parts, change, now);
+		return changeMessages(this.parts, [change], now);
 	}
 
 	/**

@@ -1,10 +1,10 @@
-import { type ArchiveRevision, reviseArchive } from '../archive/reviseArchive';
+import { type ArchiveRevision, reviseArchives } from '../archive/reviseArchive';
 import { cleanText, clip } from '../capture/cleanText';
-import type { Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
+import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
-import { forgottenUntil, markForgotten } from './forgotten';
+import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
-import { replaceEntry } from './replaceEntry';
+import { replaceEntries } from './replaceEntry';
 import { reviseEntry } from './stripEntry';
 
 /** What {@link changeMessages} did, and the live entries whose background summary went (to be summarized again). */
@@ -34,21 +34,11 @@ export function revisionOf(change: MessagesChange): ArchiveRevision {
  * directory, expired listings included while their entries may still be stored), every persona's archive
  * of the channel (through the channel's archive list) with its search index, the digest lines that cite
  * them and the background summaries built from them. A deleted message goes on the channel's forgotten
- * list first, so no turn captured from then on stores it again.
+ * list first, so no turn captured from then on stores it again. Several channels' changes (each channel once) go
+ * in the same few round trips.
  */
-export async function changeMessages(parts: LedgerParts, change: MessagesChange, now: number): Promise<ChangedMessages> {
+export async function changeMessages(parts: LedgerParts, changes: readonly MessagesChange[], now: number): Promise<ChangedMessages> {
 	const { store, config } = parts;
-	const serverId = change.serverId ?? DM_SERVER_ID;
-	const revision = revisionOf(change);
-	const channel = { serverId, channelId: change.channelId };
-	// As long as any copy could come back: a later turn's history, within the longest a copy is kept.
-	const until = forgottenUntil(config, now);
-	if (revision.deleted.size > 0) await markForgotten(parts, channel, [...revision.deleted], now, until);
-	const listedArchives = await parts.channelArchives.of(serverId, change.channelId);
-	const entryKeys = await channelEntries(parts, change, serverId, listedArchives);
-	const liveKeys = entryKeys.filter((key) => key.startsWith(change.serverId === null ? 'shortterm:user:' : 'shortterm:server:'));
-	const archiveKeys = [...new Set([...listedArchives, ...liveKeys])];
-
 	const changed: ChangedMessages = {
 		result: {
 			entriesChanged: 0,
@@ -61,62 +51,116 @@ export async function changeMessages(parts: LedgerParts, change: MessagesChange,
 		},
 		summariesDropped: []
 	};
+	if (changes.length === 0) return changed;
 	const { result } = changed;
+	// As long as any copy could come back: a later turn's history, within the longest a copy is kept.
+	const until = forgottenUntil(config, now);
+	const channels = changes.map((change) => {
+		const serverId = change.serverId ?? DM_SERVER_ID;
+		return { change, serverId, channel: { serverId, channelId: change.channelId }, revision: revisionOf(change) };
+	});
+	const forget = (ids: (channel: (typeof channels)[number]) => readonly string[]) =>
+		markForgottenMany(
+			parts,
+			channels.map((channel) => ({ where: channel.channel, messageIds: ids(channel) })),
+			now,
+			until
+		);
+	await forget(({ revision }) => [...revision.deleted]);
+	const listedArchives = await store.getMany<ChannelArchiveListings>(
+		channels.map(({ channel }) => Keys.channelArchives(channel.serverId, channel.channelId))
+	);
+	const entryKeys = await channelEntries(
+		parts,
+		channels.map(({ change }) => change),
+		listedArchives
+	);
+	const archives = channels.map(({ change }, index) => {
+		const liveKeys = entryKeys[index]!.filter((key) => key.startsWith(change.serverId === null ? 'shortterm:user:' : 'shortterm:server:'));
+		return { liveKeys, archiveKeys: [...new Set([...Object.keys(listedArchives[index] ?? {}), ...liveKeys])] };
+	});
+
 	// Archives first: they hold the persona's replies to a deleted message even once those left every window.
-	const repliesGone = new Set<string>();
-	const revise = async (key: string, how: ArchiveRevision) => {
-		// Capture appends under the archive's head lock.
-		const revised = await store.lock.run(Keys.archiveHead(key), () => reviseArchive(parts.archive, key, how));
-		result.archivedMessagesRemoved += revised.removed.length;
-		result.archivedMessagesEdited += revised.edited;
-		for (const message of revised.removed) if (!how.deleted.has(message.id) && !how.dropped.has(message.id)) repliesGone.add(message.id);
+	const repliesGone = channels.map(() => new Set<string>());
+	const revise = async (how: (channel: (typeof channels)[number]) => ArchiveRevision) => {
+		const revisions = channels.flatMap((channel, index) =>
+			archives[index]!.archiveKeys.map((scopeKey) => ({ index, scopeKey, revision: how(channel) }))
+		);
+		// Capture appends under the archives' head locks.
+		const revised = await store.lock.runAll(
+			revisions.map(({ scopeKey }) => Keys.archiveHead(scopeKey)),
+			() => reviseArchives(parts.archive, revisions)
+		);
+		revised.forEach(({ removed, edited }, at) => {
+			const { index, revision } = revisions[at]!;
+			result.archivedMessagesRemoved += removed.length;
+			result.archivedMessagesEdited += edited;
+			for (const message of removed)
+				if (!revision.deleted.has(message.id) && !revision.dropped.has(message.id)) repliesGone[index]!.add(message.id);
+		});
 	};
-	for (const key of archiveKeys) await revise(key, revision);
-	if (repliesGone.size > 0) {
-		await markForgotten(parts, channel, [...repliesGone], now, until);
+	await revise(({ revision }) => revision);
+	if (repliesGone.some((ids) => ids.size > 0)) {
+		await forget((channel) => [...repliesGone[channels.indexOf(channel)]!]);
 		// Another persona's turn may have archived a reply as plain history (it names no message it answered): found by id.
-		const replies: ArchiveRevision = { deleted: new Set(repliesGone), dropped: new Set(), texts: new Map() };
-		for (const key of archiveKeys) await revise(key, replies);
+		await revise((channel) => ({ deleted: new Set(repliesGone[channels.indexOf(channel)]), dropped: new Set(), texts: new Map() }));
 	}
-	const everything: ArchiveRevision = { ...revision, deleted: new Set([...revision.deleted, ...repliesGone]) };
-	for (const key of entryKeys) {
-		await store.lock.run(key, async () => {
-			const entry = await store.get<ShortTermEntry>(key);
-			const revised = entry ? reviseEntry(entry, everything) : null;
+
+	const keys = entryKeys.flat();
+	const revisions = channels.flatMap(({ revision }, index) =>
+		entryKeys[index]!.map(() => ({ ...revision, deleted: new Set([...revision.deleted, ...repliesGone[index]!]) }))
+	);
+	const live = new Set(archives.flatMap(({ liveKeys }) => liveKeys));
+	await store.lock.runAll(keys, async () => {
+		const stored = await store.getMany<ShortTermEntry>(keys);
+		const replaced: { key: string; entry: ShortTermEntry }[] = [];
+		stored.forEach((entry, at) => {
+			const revised = entry ? reviseEntry(entry, revisions[at]!) : null;
 			if (!revised?.entry) return;
-			await replaceEntry(parts, key, revised.entry, now);
+			replaced.push({ key: keys[at]!, entry: revised.entry });
 			result.entriesChanged++;
 			result.messagesRemoved += revised.removed;
 			result.messagesEdited += revised.edited;
 			result.digestLinesRemoved += revised.linesRemoved;
 			if (!revised.summaryDropped) return;
 			result.summariesDropped++;
-			if (liveKeys.includes(key)) changed.summariesDropped.push({ key, entry: revised.entry });
+			if (live.has(keys[at]!)) changed.summariesDropped.push({ key: keys[at]!, entry: revised.entry });
 		});
-	}
+		await replaceEntries(parts, replaced, now);
+	});
 	return changed;
 }
 
 /**
- * The short-term entries of the channel: in a guild, every persona's server scope and every member's user
- * scope there; in a DM, the member's user scopes of that DM channel.
+ * The short-term entries of each change's channel, in one read: in a guild, every persona's server scope and every
+ * member's user scope there; in a DM, the member's user scopes of that DM channel.
  */
-async function channelEntries(parts: LedgerParts, change: MessagesChange, serverId: string, listedArchives: readonly string[]): Promise<string[]> {
-	if (change.serverId === null) {
-		// The DM's member: as the host named them, or as the DM's archives name them (`shortterm:user:<userId>:…`).
-		const members = change.userId ? [change.userId] : [...new Set(listedArchives.flatMap((key) => parseScopeKey(key)?.ownerId ?? []))];
-		const directories = await parts.store.getMany<Listings>(members.map((userId) => Keys.userIndex(userId)));
-		return directories
-			.flatMap((listings) => Object.values(listings ?? {}))
-			.filter((listing) => listing.serverId === DM_SERVER_ID && listing.channelId === change.channelId)
-			.map((listing) => listing.key);
-	}
-	const [server = {}, channel = {}] = await parts.store.getMany<Listings>([
-		Keys.serverIndex(serverId),
-		Keys.channelIndex(serverId, change.channelId)
-	]);
-	return [
-		...Object.values(server).filter((listing) => listing.scope === 'server' && listing.channelId === change.channelId),
-		...Object.values(channel).filter((listing) => listing.scope === 'user')
-	].map((listing) => listing.key);
+async function channelEntries(
+	parts: LedgerParts,
+	changes: readonly MessagesChange[],
+	listedArchives: readonly (ChannelArchiveListings | undefined)[]
+): Promise<string[][]> {
+	// A DM's member: as the host named them, or as the DM's archives name them (`shortterm:user:<userId>:…`).
+	const directories = changes.map((change, index) =>
+		change.serverId === null
+			? (change.userId
+					? [change.userId]
+					: [...new Set(Object.keys(listedArchives[index] ?? {}).flatMap((key) => parseScopeKey(key)?.ownerId ?? []))]
+				).map((userId) => Keys.userIndex(userId))
+			: [Keys.serverIndex(change.serverId), Keys.channelIndex(change.serverId, change.channelId)]
+	);
+	const read = await parts.store.getMany<Listings>(directories.flat());
+	let at = 0;
+	return changes.map((change, index) => {
+		const listings = read.slice(at, (at += directories[index]!.length)).flatMap((listed) => Object.values(listed ?? {}));
+		const found =
+			change.serverId === null
+				? listings.filter((listing) => listing.serverId === DM_SERVER_ID && listing.channelId === change.channelId)
+				: listings.filter(
+						(listing) =>
+							(listing.scope === 'server' && listing.channelId === change.channelId) ||
+							(listing.scope === 'user' && listing.serverId === change.serverId && listing.channelId === change.channelId)
+					);
+		return [...new Set(found.map((listing) => listing.key))];
+	});
 }

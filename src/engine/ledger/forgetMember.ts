@@ -1,12 +1,12 @@
-import { removeFromArchive } from '../archive/removeFromArchive';
+import { removeFromArchives } from '../archive/removeFromArchive';
 import { carriesWordsOf } from '../privacy/voices';
-import type { ClearShortTermResult, Listings, ShortTermEntry } from '../schemas';
+import type { ClearShortTermResult, Listings, ShortTermEntry, StoredMessage } from '../schemas';
 import { DM_SERVER_ID, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
 import { changeMessages } from './changeMessages';
 import { ForgottenReplies } from './forgotten';
 import { memberScopes, withRelated } from './memberScopes';
 import type { LedgerParts } from './LedgerParts';
-import { replaceEntry } from './replaceEntry';
+import { listingsOf, replaceEntries } from './replaceEntry';
 import { stripAuthor } from './stripEntry';
 
 /** How much of a member to forget: their short-term memory, or every copy of their words. */
@@ -20,7 +20,11 @@ export interface MemberErasure extends ClearShortTermResult {
 	summariesDropped: number;
 }
 
-/** See {@link MessageLedger.forgetMember}; `within` a server, only what is of that server. */
+/**
+ * See {@link MessageLedger.forgetMember}; `within` a server, only what is of that server. Every copy is read, changed and
+ * written in the same few round trips, whatever the number of scopes: the entries at once, the archives at once, the
+ * directories and indexes at once, then the replies to the member's turns by id, every channel at once.
+ */
 export async function forgetMember(
 	parts: LedgerParts,
 	userId: string,
@@ -30,44 +34,73 @@ export async function forgetMember(
 ): Promise<ClearShortTermResult | MemberErasure> {
 	const everything = what === 'everything';
 	const scopes = await memberScopes(parts, userId, within);
+	const related = [...new Set([...(await withRelated(parts, userId, scopes.shared)).values()].flat())];
 	const replies = new ForgottenReplies();
-	const own = await deleteOwn(parts, userId, scopes.own, scopes.listings, everything, replies);
-	const result: MemberErasure = {
-		entriesDeleted: own.entriesDeleted,
-		messagesRemoved: 0,
-		archivedMessagesRemoved: own.archivedMessagesRemoved,
-		summariesDropped: own.summariesDropped
-	};
-	for (const [key, related] of await withRelated(parts, userId, scopes.shared)) {
-		// The archive's head lock too: capture appends under it.
-		await parts.store.lock.runAll([key, Keys.archiveHead(key), ...related], async () => {
-			const stripped = await strip(parts, key, userId, everything, now, replies);
-			result.messagesRemoved += stripped.removed;
-			if (stripped.summaryDropped) result.summariesDropped++;
-			for (const other of related) if ((await strip(parts, other, userId, everything, now, replies)).summaryDropped) result.summariesDropped++;
-			// The archive names every reply to their turns, also those whose every short-term copy is a plain one another persona's
-			// history carried (found by id below); clearing short-term memory takes those replies, and keeps their own messages.
-			const archived = await removeFromArchive(
-				parts.archive,
-				key,
-				(message) => carriesWordsOf(message, userId) && (everything || message.role === 'persona'),
-				(removed) => replies.note(liveScopeChannel(key)!, removed)
+	const result: MemberErasure = { entriesDeleted: 0, messagesRemoved: 0, archivedMessagesRemoved: 0, summariesDropped: 0 };
+	// Their own entries go whole; on an erasure, their DMs' archives too (a guild member scope has none), and on a clear the
+	// persona's lines there, every one a reply to them.
+	const own = new Set(scopes.own);
+	const archives = [...scopes.own, ...scopes.shared];
+	const entryKeys = [...new Set([...scopes.own, ...scopes.shared, ...related])];
+
+	// The archives' head locks too: capture appends under them.
+	await parts.store.lock.runAll([...entryKeys, ...archives.map((key) => Keys.archiveHead(key))], async () => {
+		const read = await parts.store.getManyChecked<ShortTermEntry>(entryKeys);
+		const replaced: { key: string; entry: ShortTermEntry }[] = [];
+		const unreadable: string[] = [];
+		/** The member's own entries as they were, for their listings. */
+		const deleted: { key: string; entry: ShortTermEntry }[] = [];
+		read.forEach(({ value: entry, damaged }, index) => {
+			const key = entryKeys[index]!;
+			// A row that cannot be read may hold anything of theirs, and serves nobody: it goes, with its listings.
+			if (!entry) {
+				if (damaged) unreadable.push(key);
+				return;
+			}
+			// Every persona line of a DM is theirs; elsewhere, their messages and the replies to their turns.
+			replies.note(
+				entry,
+				own.has(key) && entry.serverId === DM_SERVER_ID ? entry.messages : entry.messages.filter((message) => carriesWordsOf(message, userId))
 			);
-			if (!everything) return;
-			result.archivedMessagesRemoved += archived;
-			// Under the scope's lock, so a turn captured after the erasure's barrier is listed again, never lost.
-			await parts.authors.remove(userId, [key]);
+			if (own.has(key)) {
+				deleted.push({ key, entry });
+				result.entriesDeleted++;
+				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) result.summariesDropped++;
+				return;
+			}
+			const stripped = stripAuthor(entry, userId, everything);
+			if (scopes.shared.includes(key)) result.messagesRemoved += stripped.removed;
+			if (stripped.summaryDropped) result.summariesDropped++;
+			if (stripped.entry) replaced.push({ key, entry: stripped.entry });
 		});
-	}
+		await parts.store.delete([...deleted.map(({ key }) => key), ...unreadable]);
+		await replaceEntries(parts, replaced, now);
+		await parts.directory.forgetMany(listingsGone(userId, scopes.own, deleted, unreadable, scopes.listings));
+
+		// The archive names every reply to their turns, also those whose every short-term copy is a plain one another persona's
+		// history carried (found by id below); clearing short-term memory takes those replies, and keeps their own messages.
+		const removable = (message: StoredMessage, scopeKey: string) =>
+			(own.has(scopeKey) || carriesWordsOf(message, userId)) && (everything || message.role === 'persona');
+		const removed = await removeFromArchives(parts.archive, archives, removable, (scopeKey, messages) =>
+			replies.note(liveScopeChannel(scopeKey)!, messages)
+		);
+		if (everything) result.archivedMessagesRemoved = removed.reduce((sum, count) => sum + count, 0);
+		// Under the scopes' locks, so a turn captured after the erasure's barrier is listed again, never lost.
+		if (everything) await parts.authors.remove(userId, archives);
+	});
 	// The replies to their turns leave every copy of their channels, and never come back with a later turn's history.
-	for (const channel of replies.channels()) await changeMessages(parts, { ...channel, userId, kind: 'deleted' }, now);
+	await changeMessages(
+		parts,
+		replies.channels().map((channel) => ({ ...channel, userId, kind: 'deleted' })),
+		now
+	);
 	// Their own indexes name them and their scopes: one that cannot be read is not left behind.
 	const indexes = [Keys.userIndex(userId), Keys.authorIndex(userId)];
-	const unreadable = (await parts.store.getManyChecked(indexes)).flatMap(({ damaged }, index) => (damaged ? [indexes[index]!] : []));
-	await parts.store.delete(unreadable);
+	const unreadableIndexes = (await parts.store.getManyChecked(indexes)).flatMap(({ damaged }, index) => (damaged ? [indexes[index]!] : []));
+	await parts.store.delete(unreadableIndexes);
 	if (!everything) return { entriesDeleted: result.entriesDeleted, messagesRemoved: result.messagesRemoved };
 	// What is left of the author index names no scope that still holds their words.
-	const handled = new Set([...scopes.own, ...scopes.shared]);
+	const handled = new Set(archives);
 	await parts.authors.remove(
 		userId,
 		Object.keys(scopes.authored).filter((key) => !handled.has(key))
@@ -75,86 +108,31 @@ export async function forgetMember(
 	return result;
 }
 
-/** Deletes the member's own entries (and, for an erasure, their DMs' archives) and their listings. */
-async function deleteOwn(
-	parts: LedgerParts,
-	userId: string,
-	keys: readonly string[],
-	listings: Listings,
-	archives: boolean,
-	replies: ForgottenReplies
-) {
-	let entriesDeleted = 0;
-	let archivedMessagesRemoved = 0;
-	let summariesDropped = 0;
-	/** Channel directory → the member's keys listed there. */
-	const channels = new Map<string, string[]>();
-	for (const key of keys) {
-		await parts.store.lock.runAll([key, Keys.archiveHead(key)], async () => {
-			const { value: entry, damaged } = await parts.store.getChecked<ShortTermEntry>(key);
-			// A row that cannot be read may hold anything of theirs: it goes too.
-			if (damaged) await parts.store.delete([key]);
-			if (entry) {
-				await parts.store.delete([key]);
-				// Every persona line of a DM is theirs; in a guild, the replies to their turns.
-				const theirs = entry.serverId === DM_SERVER_ID ? entry.messages : entry.messages.filter((message) => carriesWordsOf(message, userId));
-				replies.note(entry, theirs);
-				entriesDeleted++;
-				if (entry.summary || entry.backgroundSummary || Object.keys(entry.categories ?? {}).length > 0) summariesDropped++;
-			}
-			const serverId = entry?.serverId ?? listings[key]?.serverId;
-			const channelId = entry?.channelId ?? listings[key]?.channelId;
-			if (serverId && channelId && serverId !== DM_SERVER_ID) {
-				const directory = Keys.channelIndex(serverId, channelId);
-				channels.set(directory, [...(channels.get(directory) ?? []), key]);
-			}
-			if (!archives) return;
-			archivedMessagesRemoved += await removeFromArchive(
-				parts.archive,
-				key,
-				() => true,
-				(removed) => replies.note(liveScopeChannel(key)!, removed)
-			);
-			await parts.authors.remove(userId, [key]);
-		});
-	}
-	// User-scope entries are listed under their user and, in a guild, under their channel too.
-	await parts.directory.forget(Keys.userIndex(userId), keys);
-	await Promise.all([...channels].map(([directory, channelKeys]) => parts.directory.forget(directory, channelKeys)));
-	return { entriesDeleted, archivedMessagesRemoved, summariesDropped };
-}
-
 /**
- * Takes the member's words out of one entry (see {@link stripAuthor}); an entry left with nothing, or
- * past its lifetime without its summary, goes with its listings. Callers hold its lock.
+ * The listings of what went (directory key → entry keys): each of the member's own entries under their directory (the
+ * expired and unreadable ones too) and, in a guild, their channel's; a shared row that could not be read under the
+ * directory its key names.
  */
-async function strip(
-	parts: LedgerParts,
-	key: string,
+function listingsGone(
 	userId: string,
-	dropSummary: boolean,
-	now: number,
-	replies: ForgottenReplies
-): Promise<{ removed: number; summaryDropped: boolean }> {
-	const { value: entry, damaged } = await parts.store.getChecked<ShortTermEntry>(key);
-	if (!entry) {
-		// A shared entry that cannot be read may hold their words, and serves nobody: it goes, with its listings.
-		if (damaged) await forgetUnreadable(parts, key);
-		return { removed: 0, summaryDropped: false };
+	own: readonly string[],
+	deleted: readonly { key: string; entry: ShortTermEntry }[],
+	unreadable: readonly string[],
+	listings: Listings
+): Map<string, string[]> {
+	const byDirectory = listingsOf(deleted);
+	const list = (directory: string, key: string) => byDirectory.set(directory, [...new Set([...(byDirectory.get(directory) ?? []), key])]);
+	const found = new Set(deleted.map(({ key }) => key));
+	for (const key of own) {
+		if (found.has(key)) continue;
+		list(Keys.userIndex(userId), key);
+		const listing = listings[key];
+		if (listing && listing.serverId !== DM_SERVER_ID) list(Keys.channelIndex(listing.serverId, listing.channelId), key);
 	}
-	const stripped = stripAuthor(entry, userId, dropSummary);
-	replies.note(
-		entry,
-		entry.messages.filter((message) => carriesWordsOf(message, userId))
-	);
-	if (stripped.entry) await replaceEntry(parts, key, stripped.entry, now);
-	return stripped;
-}
-
-/** Deletes an entry that cannot be read, and its listings in the directories its key names. */
-async function forgetUnreadable(parts: LedgerParts, key: string): Promise<void> {
-	const scope = parseScopeKey(key);
-	await parts.store.delete([key]);
-	if (scope?.scope === 'server') await parts.directory.forget(Keys.serverIndex(scope.ownerId), [key]);
-	if (scope?.scope === 'user') await parts.directory.forget(Keys.userIndex(scope.ownerId), [key]);
+	for (const key of unreadable) {
+		const scope = parseScopeKey(key);
+		if (scope?.scope === 'server') list(Keys.serverIndex(scope.ownerId), key);
+		if (scope?.scope === 'user' && scope.ownerId !== userId) list(Keys.userIndex(scope.ownerId), key);
+	}
+	return byDirectory;
 }

@@ -77,13 +77,25 @@ export async function markForgotten(
 	now: number,
 	until: number
 ): Promise<void> {
-	const id = `${where.serverId}:${where.channelId}`;
+	await markForgottenMany(parts, [{ where, messageIds }], now, until);
+}
+
+/** {@link markForgotten} of several channels' lists (each channel once), in one round trip. */
+export async function markForgottenMany(
+	parts: { store: MemoryStore; registry: Registry },
+	lists: readonly { where: { serverId: string; channelId: string }; messageIds: readonly string[] }[],
+	now: number,
+	until: number
+): Promise<void> {
+	const marked = lists.filter(({ messageIds }) => messageIds.length > 0);
+	if (marked.length === 0) return;
 	// Before the write, so a process killed after it leaves no list the sweep never visits.
-	await parts.registry.note('forgotten', id);
-	await parts.store.update<ForgottenMessages>(Keys.forgotten(where.serverId, where.channelId), (current) => {
+	await Promise.all(marked.map(({ where }) => parts.registry.note('forgotten', `${where.serverId}:${where.channelId}`)));
+	const byKey = new Map(marked.map(({ where, messageIds }) => [Keys.forgotten(where.serverId, where.channelId), messageIds]));
+	await parts.store.updateMany<ForgottenMessages>([...byKey.keys()], (key, current) => {
 		const next: ForgottenMessages = {};
 		for (const [messageId, expiresAt] of Object.entries(current ?? {})) if (expiresAt > now) next[messageId] = expiresAt;
-		for (const messageId of messageIds) next[messageId] = Math.max(next[messageId] ?? 0, until);
+		for (const messageId of byKey.get(key)!) next[messageId] = Math.max(next[messageId] ?? 0, until);
 		return { value: next, ttlMs: Math.max(...Object.values(next)) - now + SWEEP_SLACK_MS };
 	});
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { StoredMessage } from '../schemas';
+import { parseScopeKey } from '../store/keys';
 
 /**
  * The members whose words a message carries: its author, and for a persona reply the member whose turn
@@ -10,6 +11,17 @@ export function voicesOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'rep
 	const voices = message.authorId ? [message.authorId] : [];
 	if (message.role === 'persona' && message.replyToAuthorId && message.replyToAuthorId !== message.authorId) voices.push(message.replyToAuthorId);
 	return voices;
+}
+
+/**
+ * The members whose words a message of the live scope `scopeKey` counts as, for the author index: a member's own
+ * message; and, in a DM (a member's own live scope), every persona line too, since all of a DM is that member's
+ * (export and erasure take it whole).
+ */
+export function indexedAuthorsOf(scopeKey: string, message: Pick<StoredMessage, 'role' | 'authorId'>): string[] {
+	if (message.role === 'user') return message.authorId ? [message.authorId] : [];
+	const scope = parseScopeKey(scopeKey);
+	return scope?.scope === 'user' ? [scope.ownerId] : [];
 }
 
 /** Whether a message carries `userId`'s words: theirs, or a persona's reply to their turn. */
