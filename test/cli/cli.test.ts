@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEngine, type MemoryTurn, type StoreInventory, type UserExport } from '../../src';
-import { type Backend, backends, openEngine } from '../support/backends';
+import { type Backend, backendEnv, backends, openEngine } from '../support/backends';
 import { serverScopeKey, userScopeKey } from '../support/store-inspection';
 
 const root = join(__dirname, '../..');
@@ -176,11 +176,11 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		const past = await MemoryEngine.open({
 			env: {},
 			now: () => Date.now() - 48 * HOUR,
-			config: { storeUrl: opened.storeUrl, storeNamespace: opened.namespace, sweepIntervalMinutes: 0 }
+			config: { storeUrl: opened.storeUrl, storeNamespace: opened.namespace, ...backend.config, sweepIntervalMinutes: 0 }
 		});
 		await past.recordTurn(turn(NOVA, GUILD, OTHER, 'an old remark', 'An old answer.', Date.now() - 48 * HOUR));
 		await past.close();
-		env = { MEMORY_STORE_URL: opened.storeUrl, MEMORY_STORE_NAMESPACE: opened.namespace };
+		env = { MEMORY_STORE_URL: opened.storeUrl, MEMORY_STORE_NAMESPACE: opened.namespace, ...backendEnv(backend) };
 	}, 60_000);
 
 	afterAll(() => opened?.dispose());
@@ -195,7 +195,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 	it('GIVEN stats --json THEN every kind of key is counted, with the archive’s span and the store’s size', async () => {
 		const inventory = await json<StoreInventory>(['stats']);
 
-		expect(inventory).toMatchObject({ storage: backend.name, namespace: opened.namespace, lastSweepAt: null });
+		expect(inventory).toMatchObject({ storage: backend.storage, namespace: opened.namespace, lastSweepAt: null });
 		// User scopes: Maya's and Theo's in #harbour, Maya's DM, Nova's in #other; server scopes: #harbour and #other.
 		expect(inventory.keys).toMatchObject({
 			shortTermUser: 4,
@@ -224,7 +224,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		const run = await cli(['stats'], env);
 
 		expect(run.code).toBe(0);
-		expect(run.stdout).toContain(`Store: ${backend.name}, namespace "${opened.namespace}"`);
+		expect(run.stdout).toContain(`Store: ${backend.storage}, namespace "${opened.namespace}"`);
 		expect(run.stdout).toMatch(/^Archive: 8 messages in 3 scopes, oldest \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, newest /m);
 		expect(run.stdout).toMatch(/^ {2}short-term entries, user scope +4$/m);
 		expect(run.stdout).toMatch(/^ {2}profiles +1$/m);

@@ -1,12 +1,13 @@
 import Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
-import { openAdapter, redact, releaseConnection, storageKind } from './backends';
+import { openAdapter, redact, releaseConnection, type SqliteDriver, storageKind } from './backends';
 import { type AtomicAdapter, isAtomicAdapter } from './compareAndSet';
 import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
 import { type Envelope, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
+import { SocketErrors } from './SocketErrors';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
 
@@ -25,6 +26,8 @@ export interface StoreOptions {
 	timeoutMs?: number;
 	/** @default 'normal' */
 	sqliteSynchronous?: SqliteSynchronous;
+	/** @default 'better-sqlite3' */
+	sqliteDriver?: SqliteDriver;
 }
 
 /** One write of a batch. */
@@ -254,7 +257,7 @@ export class MemoryStore {
 		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs);
 		let adapter: unknown;
 		try {
-			adapter = await openAdapter(options.storeUrl, options.sqliteSynchronous);
+			adapter = await openAdapter(options.storeUrl, { synchronous: options.sqliteSynchronous, driver: options.sqliteDriver });
 		} catch (error) {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
@@ -265,13 +268,21 @@ export class MemoryStore {
 		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: readRow });
 		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
+		const socketErrors = new SocketErrors(adapter);
 		try {
 			await store.keyv.get('__ping__');
 		} catch (error) {
 			await store.close().catch(() => undefined);
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
-				cause: error
-			});
+			const reason = socketErrors.first?.message ?? (error as Error).message;
+			throw new MemoryError(
+				'STORE_UNAVAILABLE',
+				`Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`,
+				{
+					cause: error
+				}
+			);
+		} finally {
+			socketErrors.stop();
 		}
 		return store;
 	}
