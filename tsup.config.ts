@@ -49,5 +49,5 @@ export default defineConfig([
 	// `cli` is the `sapphire-memory` bin; tsup keeps its shebang and marks the file executable.
 	{ ...common, entry: { cli: 'src/ops/cli.ts' }, format: ['cjs'], esbuildPlugins: [sharedEngine] },
 	// The fake Discord for bots' own tests: one CommonJS file, which ESM imports as well (it shares no state with the bot).
-	{ ...common, entry: { testing: 'tools/fake-discord/index.ts' }, format: ['cjs'], dts: true }
+	{ ...common, entry: { testing: 'src/testing.ts' }, format: ['cjs'], dts: true }
 ]);

@@ -54,7 +54,7 @@ export async function openAdapter(url: string, sqlite: SqliteOptions = {}): Prom
 		}
 		case 'redis':
 		case 'rediss': {
-			const { RedisAdapter } = await optionalPackage('@keyv/redis', `a ${scheme}:// store`, () => import('./RedisAdapter'));
+			const { RedisAdapter } = await optionalPackage('@keyv/redis', `A ${scheme}:// store`, () => import('./RedisAdapter'));
 			return new RedisAdapter(
 				{
 					url,
@@ -67,7 +67,7 @@ export async function openAdapter(url: string, sqlite: SqliteOptions = {}): Prom
 		}
 		case 'postgres':
 		case 'postgresql': {
-			const { PostgresAdapter } = await optionalPackage('@keyv/postgres', `a ${scheme}:// store`, () => import('./PostgresAdapter'));
+			const { PostgresAdapter } = await optionalPackage('@keyv/postgres', `A ${scheme}:// store`, () => import('./PostgresAdapter'));
 			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
 			return new PostgresAdapter({
 				uri: url,
