@@ -2,6 +2,7 @@ import { container } from '@sapphire/framework';
 import { PluginListener as PluginGuildAvailable } from './PluginGuildAvailable';
 import { PluginListener as PluginGuildCreate } from './PluginGuildCreate';
 import { PluginListener as PluginGuildDelete } from './PluginGuildDelete';
+import { PluginListener as PluginGuildMemberRemove } from './PluginGuildMemberRemove';
 import { PluginListener as PluginMemoryError } from './PluginMemoryError';
 import { PluginListener as PluginMessageDelete } from './PluginMessageDelete';
 import { PluginListener as PluginMessageDeleteBulk } from './PluginMessageDeleteBulk';
@@ -22,6 +23,8 @@ export async function loadListeners(options: { defaultErrorListener?: boolean })
 	// Back in a server: a purge still pending is cancelled.
 	await container.stores.loadPiece({ name: 'PluginGuildCreate', piece: PluginGuildCreate, store });
 	await container.stores.loadPiece({ name: 'PluginGuildAvailable', piece: PluginGuildAvailable, store });
+	// A member left a server: forgotten there, when MEMORY_FORGET_MEMBERS_WHO_LEAVE is on.
+	await container.stores.loadPiece({ name: 'PluginGuildMemberRemove', piece: PluginGuildMemberRemove, store });
 	if (options.defaultErrorListener === false) return;
 	await container.stores.loadPiece({ name: 'PluginMemoryError', piece: PluginMemoryError, store });
 	await container.stores.loadPiece({ name: 'PluginStoreRecovered', piece: PluginStoreRecovered, store });

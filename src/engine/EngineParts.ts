@@ -96,7 +96,15 @@ export class EngineParts {
 			logger,
 			counters: this.stats.sweeps
 		});
-		this.capture = { config, ledger, settings, onSkip: (reason) => this.stats.skipped(reason) };
+		this.capture = {
+			config,
+			ledger,
+			settings,
+			onSkip: (reason) => this.stats.skipped(reason),
+			forgetAgain: async (userId, what, at) => {
+				await this.erasing(() => ledger.forgetMember(userId, what, at));
+			}
+		};
 		this.context = { store, archive: this.archive, settings, config };
 		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
 		this.logger = logger;

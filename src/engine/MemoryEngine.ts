@@ -1,4 +1,4 @@
-import { clearAll, clearShortTerm } from './account/erasure';
+import { clearAll, clearShortTerm, forgetMemberIn } from './account/erasure';
 import { exportUser } from './account/exportUser';
 import { eraseLongTerm } from './account/longTerm';
 import { getProfile, updateProfile } from './account/profile';
@@ -48,6 +48,7 @@ import type { MemoryCounters } from './stats/EngineStats';
 import { messagesChanged } from './summaries/staleness';
 import type { WrittenSummary } from './summaries/SummaryWriter';
 import type { ServerPurge } from './ledger/forgetServer';
+import type { MemberErasure } from './ledger/forgetMember';
 
 /**
  * Conversation memory for persona bots: capture each turn, hand back a token-budgeted context. The front
@@ -145,6 +146,16 @@ export class MemoryEngine {
 	/** The bot is in a server again (`guildCreate`): a purge still pending for it is cancelled; true when there was one. */
 	public async serverRejoined(serverId: string): Promise<boolean> {
 		return this.open().purges.rejoined(this.id('serverId', serverId));
+	}
+
+	/**
+	 * A member left a server (the plugin calls this on `guildMemberRemove` when `MEMORY_FORGET_MEMBERS_WHO_LEAVE` is on):
+	 * what memory holds of them there is erased, and what they wrote there before is never stored again; their DMs,
+	 * other servers, profile and topics stay. Null when memory held nothing of them.
+	 */
+	public async memberLeft(serverId: string, userId: string): Promise<MemberErasure | null> {
+		const parts = this.open();
+		return parts.erasing(() => forgetMemberIn(parts.account, this.id('userId', userId), this.id('serverId', serverId), parts.now()));
 	}
 
 	/** Erases everything of one server now: every channel's memory and archive, its members' conversations there, its settings. */

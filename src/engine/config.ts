@@ -116,6 +116,16 @@ export const MemoryEnvironment = {
 		default: 0,
 		accepts: 'a whole number of hours from 0 to 8760'
 	},
+	/**
+	 * When a member leaves a server, what memory holds of them there is erased (the plugin needs the Guild Members
+	 * intent to be told). Off: it stays until it expires or they erase it.
+	 */
+	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
+		key: 'forgetMembersWhoLeave',
+		schema: z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })]),
+		default: false,
+		accepts: '"true" or "false" (also 1/0, yes/no, on/off)'
+	},
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. */
 	MEMORY_STORE_NAMESPACE: {
 		key: 'storeNamespace',

@@ -12,6 +12,7 @@ export type { SummaryRejection } from './summaries/citations';
 export type { ChatFailureKind } from './summaries/chatCompletions';
 export type { SweepResult } from './maintenance/SweepResult';
 export type { ServerPurge } from './ledger/forgetServer';
+export type { MemberErasure } from './ledger/forgetMember';
 export type { SweepCounters } from './maintenance/SweepSchedule';
 export type { StoreInventory } from './maintenance/inventory';
 export type { ChannelInspection, ChannelQuery, ScopeInspection } from './maintenance/inspect';

@@ -21,7 +21,7 @@ export interface MemoryErrorContext {
 	phase: MemoryErrorPhase;
 	userId?: string;
 	channelId?: string;
-	/** The server, for `server-change`. */
+	/** The server, for `server-change` (with the member, when a member left it). */
 	serverId?: string;
 }
 

@@ -4,7 +4,19 @@ import { GatewayDispatchEvents, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryEvents, type MemoryErrorContext, type MessagesChangeResult } from '../../src';
 import { ChatEndpoint } from '../support/chat-endpoint';
-import { ALICE, ALICE_DM, BOB, converse, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, RANDOM, startMemoryBot } from '../support/memory-bot';
+import {
+	ALICE,
+	ALICE_DM,
+	BOB,
+	converse,
+	DAVE,
+	ephemeralAnswer,
+	GENERAL,
+	GUILD_ID,
+	type MemoryBot,
+	RANDOM,
+	startMemoryBot
+} from '../support/memory-bot';
 import { holdersOf } from '../support/store-inspection';
 
 /**
@@ -38,7 +50,9 @@ describe('edits and deletions on Discord: every copy follows', () => {
 
 	beforeAll(async () => {
 		endpoint = await ChatEndpoint.start();
-		bot = await startMemoryBot({ config: { llmBaseUrl: endpoint.baseUrl, maxMessagesPerChannel: 2, llmMinNewDigestLines: 4 } });
+		bot = await startMemoryBot({
+			config: { llmBaseUrl: endpoint.baseUrl, maxMessagesPerChannel: 2, llmMinNewDigestLines: 4, forgetMembersWhoLeave: true }
+		});
 	});
 
 	afterAll(async () => {
@@ -131,6 +145,24 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		const { exchange } = await converse(bot, ALICE.id, ALICE_DM, 'what is my locker?');
 		expect(exchange.context.text).not.toContain('LOCKER-5521');
 		expect(await holdersOf(store(), 'LOCKER-5521')).toEqual([]);
+	});
+
+	it('WHEN a member leaves the server THEN what memory holds of them there is erased, from every row, and others are kept', async () => {
+		await converse(bot, DAVE.id, RANDOM, 'DAVE-LEAVING my bike lock is 4471');
+		await converse(bot, BOB.id, RANDOM, 'BOB-STAYS the meeting moved to Tuesday');
+		expect(await holdersOf(store(), 'DAVE-LEAVING')).not.toEqual([]);
+		const left = vi.spyOn(container.memory, 'memberLeft');
+		bot.fake.dispatch(GatewayDispatchEvents.GuildMemberRemove, { guild_id: GUILD_ID, user: { id: DAVE.id, username: DAVE.username } });
+		await vi.waitFor(() => expect(left).toHaveBeenCalledWith(GUILD_ID, DAVE.id));
+		const erased = await (left.mock.results[0]!.value as ReturnType<typeof container.memory.memberLeft>);
+		left.mockRestore();
+		expect(erased?.entriesDeleted).toBeGreaterThanOrEqual(1);
+		expect(await holdersOf(store(), 'DAVE-LEAVING')).toEqual([]);
+		// Sol's next history in the channel still carries Dave's message: it is not stored again.
+		const { exchange } = await converse(bot, BOB.id, RANDOM, 'what was the bike lock code? and the meeting?');
+		expect(exchange.context.text).toContain('BOB-STAYS');
+		expect(exchange.context.text).not.toContain('DAVE-LEAVING');
+		expect(await holdersOf(store(), 'DAVE-LEAVING')).toEqual([]);
 	});
 
 	it('WHEN Discord says the server is unavailable (an outage) THEN nothing of it is erased', async () => {

@@ -17,6 +17,7 @@ describe('GIVEN no environment', () => {
 			sqliteRewriteSeconds: 60,
 			sqliteDriver: 'better-sqlite3',
 			serverPurgeGraceHours: 0,
+			forgetMembersWhoLeave: false,
 			contextTokenBudget: 1500,
 			archiveRetentionDays: 30,
 			indexCacheMb: 32,
@@ -255,6 +256,15 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		accepted: [
 			['better-sqlite3', 'better-sqlite3'],
 			['@keyv/sqlite', '@keyv/sqlite']
+		]
+	},
+	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
+		refused: ['maybe', '2', 'truee', 'enabled'],
+		accepted: [
+			['true', true],
+			['false', false],
+			['1', true],
+			['off', false]
 		]
 	},
 	MEMORY_SERVER_PURGE_GRACE_HOURS: {

@@ -1,4 +1,6 @@
+import type { MemberErasure } from '../ledger/forgetMember';
 import type { ClearAllResult, ClearShortTermResult } from '../schemas';
+import { Keys } from '../store/keys';
 import type { AccountParts } from './AccountParts';
 import { eraseLongTerm } from './longTerm';
 
@@ -27,4 +29,18 @@ export async function clearAll(parts: AccountParts, userId: string, now: number)
 	const erased = await parts.ledger.forgetMember(userId, 'everything', now);
 	const longTerm = await eraseLongTerm(parts.store, userId);
 	return { ...erased, ...longTerm };
+}
+
+/**
+ * A member left a server (the plugin calls this with `MEMORY_FORGET_MEMBERS_WHO_LEAVE` on): what memory holds of them
+ * there goes, as {@link clearAll} would take it but in that server alone, and capture never stores again what they
+ * wrote there before leaving. Their DMs, other servers, profile and topics stay. A member memory holds nothing of
+ * (no settings, no directory, no author index) is not recorded at all: null.
+ */
+export async function forgetMemberIn(parts: AccountParts, userId: string, serverId: string, now: number): Promise<MemberErasure | null> {
+	const known = await parts.store.getMany<unknown>([Keys.userSettings(userId), Keys.userIndex(userId), Keys.authorIndex(userId)]);
+	if (known.every((value) => value === undefined)) return null;
+	await parts.settings.setLeftServer(userId, serverId, now);
+	await parts.settled();
+	return parts.ledger.forgetMemberIn(userId, serverId, now);
 }

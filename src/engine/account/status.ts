@@ -1,5 +1,5 @@
 import { heldChunks } from '../archive/Archive';
-import { entryLifetimeMs, isExpired } from '../ledger/entries';
+import { entryLifetimeMs, isEntryOf, isExpired } from '../ledger/entries';
 import type { ArchiveHead, Listings, MemoryStatus, ShortTermEntry, StatusLocation, StoredTopics, UserProfile } from '../schemas';
 import { conversationKeys, Keys } from '../store/keys';
 import type { AccountParts } from './AccountParts';
@@ -34,7 +34,8 @@ export async function status(parts: AccountParts, userId: string, where: StatusL
 	const archived = Object.entries(authored).filter(([, listing]) => listing.count > 0);
 	const heads = await store.getMany<ArchiveHead>(archived.map(([key]) => Keys.archiveHead(key)));
 	const archivedMessages = archived.reduce((sum, [, listing], index) => sum + (heldChunks(heads[index]) > 0 ? listing.count : 0), 0);
-	const live = entries.filter((value) => !isExpired(value, config, now));
+	// A channel id names one channel: a member scope of the same id in another server (or a DM) is not this channel's.
+	const live = entries.filter((value) => !isExpired(value, config, now) && isEntryOf(value, where!));
 	return {
 		privacyLevel: settings.privacyLevel,
 		crossServerOptIn: settings.crossServerOptIn,

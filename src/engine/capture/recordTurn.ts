@@ -1,7 +1,8 @@
 import { visibilityFrom } from '../privacy/visibility';
-import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type SkipReason } from '../schemas';
+import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type ShortTermEntry, type SkipReason } from '../schemas';
 import type { CaptureParts } from './CaptureParts';
 import { historyMessages, repliesByPersona, responseMessage } from './turnMessages';
+import { forgetWhatErasuresMissed } from './erasuresElsewhere';
 import { writeConversation } from './writeConversation';
 
 /** Records one finished turn as docs/design.md's Capture section says. The turn is already validated. */
@@ -17,7 +18,8 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 		(entry.role === 'user' || entry.role === 'persona') && entry.authorId && entry.authorId !== turn.userId ? [entry.authorId] : []
 	);
 	const memberIds = [turn.userId, ...new Set(others)];
-	const [requester, ...authors] = await parts.settings.manyUsers(memberIds);
+	const used = await parts.settings.manyUsers(memberIds);
+	const [requester, ...authors] = used;
 	// The level the host passed wins over the stored one.
 	const level = turn.privacyLevel ?? requester!.privacyLevel;
 	if (level === PrivacyLevel.FULL) {
@@ -29,17 +31,24 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 		return skip('privacy-full');
 	}
 
-	const visibility = visibilityFrom(memberIds, [{ ...requester!, privacyLevel: level }, ...authors]);
+	const visibility = visibilityFrom(memberIds, [{ ...requester!, privacyLevel: level }, ...authors], turn.serverId);
 	const history = historyMessages(turn, visibility, at);
 	if (history.length === 0) return skip('empty-history');
 	const replies = repliesByPersona(turn, history, at);
 	if (replies.length === 0) return skip('no-response');
 
 	const keys: string[] = [];
+	const liveKeys: string[] = [];
+	const entries: ShortTermEntry[] = [];
 	for (const persona of replies) {
 		// Nothing older than the user's last clear goes back into their own scope.
 		const userBarrier = (message: { ts: number }) => visibility.storable(turn.userId, message.ts);
-		keys.push(...(await writeConversation(parts, turn, persona, history, userBarrier, now)));
+		const written = await writeConversation(parts, turn, persona, history, userBarrier, now);
+		keys.push(written.keys.userKey, ...(written.keys.serverKey ? [written.keys.serverKey] : []));
+		liveKeys.push(written.keys.liveKey);
+		entries.push(...written.entries);
 	}
+	const messages = [...history, ...replies.flatMap((persona) => persona.messages)];
+	await forgetWhatErasuresMissed(parts, { liveKeys, entries, messages, used: new Map(memberIds.map((id, at) => [id, used[at]!])) }, now);
 	return { written: true, keys };
 }

@@ -1,8 +1,8 @@
 import { visibilityOf } from '../privacy/visibility';
 import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryTurn, ShortTermEntry, StoredMessage } from '../schemas';
-import { byTime, mergeWindow } from '../ledger/entries';
-import { conversationKeys, DM_SERVER_ID } from '../store/keys';
+import { byTime, entryPlace, mergeWindow } from '../ledger/entries';
+import { type ConversationKeys, conversationKeys } from '../store/keys';
 import { foldIntoDigest } from '../summaries/digest/foldIntoDigest';
 import type { CaptureParts } from './CaptureParts';
 import type { PersonaReplies } from './turnMessages';
@@ -12,7 +12,7 @@ import type { PersonaReplies } from './turnMessages';
  * the replies; what leaves their crude window folds into their digest. In a guild the user scope keeps
  * only the user's own messages and the personas' replies: that is all any context shows of it, and no
  * member's words end up filed under another member. The ledger lands the entries with the archive,
- * the author index and the directories. Returns the keys written.
+ * the author index and the directories. Returns the conversation's keys and its entries as written.
  */
 export async function writeConversation(
 	parts: CaptureParts,
@@ -21,7 +21,7 @@ export async function writeConversation(
 	history: readonly StoredMessage[],
 	userBarrier: (message: StoredMessage) => boolean,
 	now: number
-): Promise<string[]> {
+): Promise<{ keys: ConversationKeys; entries: ShortTermEntry[] }> {
 	const { config } = parts;
 	const keys = conversationKeys(turn, persona.personaId);
 	const { userKey, serverKey, liveKey } = keys;
@@ -46,17 +46,15 @@ export async function writeConversation(
 		const folding = windows.flatMap((window) => (window.evicted.length > 0 ? [...window.evicted, ...window.kept] : []));
 		const visibility = await visibilityOf(
 			parts.settings,
-			folding.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : []))
+			folding.flatMap((message) => (message.role === 'user' && message.authorId ? [message.authorId] : [])),
+			turn.serverId
 		);
 		const mayFold = (message: StoredMessage) => message.role !== 'user' || visibility.storable(message.authorId, message.ts);
 		return windows.map(
 			({ key, current, repeated, kept, evicted }): ShortTermEntry => ({
 				scope: key === serverKey ? 'server' : 'user',
 				userId: key === serverKey ? null : turn.userId,
-				serverId: turn.serverId ?? DM_SERVER_ID,
-				channelId: turn.channelId,
-				// A thread keeps the parent it was first stored with: a later turn that omits it cannot make a private thread public.
-				parentChannelId: current?.parentChannelId ?? turn.parentChannelId ?? null,
+				...entryPlace(current, turn),
 				personaId: persona.personaId,
 				lineageId: persona.lineageId ?? current?.lineageId ?? null,
 				messages: kept,
@@ -73,5 +71,5 @@ export async function writeConversation(
 	});
 	const live = written[entryKeys.indexOf(liveKey)];
 	if (live) parts.onLiveWrite?.(liveKey, live);
-	return entryKeys;
+	return { keys, entries: written };
 }

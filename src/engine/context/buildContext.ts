@@ -1,4 +1,4 @@
-import { isExpired } from '../ledger/entries';
+import { isEntryOf, isExpired } from '../ledger/entries';
 import { live } from '../ledger/ScopeDirectory';
 import { linesOfAuthors } from '../ledger/stripEntry';
 import { visibilityOf } from '../privacy/visibility';
@@ -48,7 +48,8 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 			...(request.serverId === null ? [] : [Keys.serverIndex(request.serverId)])
 		]) as Promise<[ShortTermEntry?, Listings?, ArchiveHead?, UserProfile?, StoredTopics?, Listings?]>
 	]);
-	const entry = rawEntry && !isExpired(rawEntry, config, now) ? rawEntry : undefined;
+	// In a DM the live scope is the member's scope of the channel, which a guild channel of the same id cannot share (see entryPlace).
+	const entry = rawEntry && !isExpired(rawEntry, config, now) && isEntryOf(rawEntry, request) ? rawEntry : undefined;
 
 	const others = await otherChannels(parts, request, requester.crossServerOptIn, lineage, live(serverListings, now), live(userListings, now), now);
 	const otherEntries = (await store.getMany<ShortTermEntry>(others.map((listing) => listing.key))).map((other, index) => ({

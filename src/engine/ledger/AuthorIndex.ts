@@ -77,6 +77,19 @@ export class AuthorIndex {
 		await Promise.all(writes);
 	}
 
+	/**
+	 * Writes the author's listing of `scopeKeys` now, whatever this process remembers having written: an erasure run
+	 * by another process may have removed it since (see capture/erasuresElsewhere.ts). Counts held here stay held.
+	 */
+	public async confirm(authorId: string, scopeKeys: readonly string[], lastTs: number, now: number): Promise<void> {
+		const scopes = this.known.peek(authorId);
+		for (const scopeKey of scopeKeys) {
+			const state = scopes?.get(scopeKey);
+			if (state) state.flushedAt = now;
+		}
+		await this.add(authorId, Object.fromEntries(scopeKeys.map((scopeKey) => [scopeKey, { count: 0, lastTs }])));
+	}
+
 	/** The author's listings, with what this process counted but has not written yet. */
 	public async listings(authorId: string): Promise<AuthorListings> {
 		const listings = { ...(await this.store.get<AuthorListings>(Keys.authorIndex(authorId))) };

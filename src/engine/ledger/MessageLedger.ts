@@ -147,8 +147,17 @@ export class MessageLedger {
 	 */
 	public forgetMember(userId: string, what: 'short-term', now: number): Promise<ClearShortTermResult>;
 	public forgetMember(userId: string, what: 'everything', now: number): Promise<MemberErasure>;
+	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure>;
 	public forgetMember(userId: string, what: MemberForgetting, now: number): Promise<ClearShortTermResult | MemberErasure> {
 		return forgetMember(this.parts, userId, what, now);
+	}
+
+	/**
+	 * Removes a member's words from every copy of one server (see {@link forgetMember}): their own entries of its
+	 * channels go whole, their messages and the replies to their turns leave its shared entries and archives.
+	 */
+	public forgetMemberIn(userId: string, serverId: string, now: number): Promise<MemberErasure> {
+		return forgetMember(this.parts, userId, 'everything', now, serverId) as Promise<MemberErasure>;
 	}
 
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */

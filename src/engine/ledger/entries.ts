@@ -1,5 +1,6 @@
 import type { MemoryConfig } from '../config';
-import type { ShortTermEntry, StoredMessage } from '../schemas';
+import { MemoryError } from '../errors';
+import { DM_SERVER_ID, type ShortTermEntry, type StoredMessage } from '../schemas';
 
 const HOUR = 3_600_000;
 
@@ -45,4 +46,37 @@ export function mergeWindow(
 	const all = [...merged.values()].sort(byTime);
 	const kept = all.slice(-max);
 	return { kept, evicted: all.slice(0, all.length - kept.length) };
+}
+
+/** Where a short-term entry belongs: its server (`DM` in DMs), channel and, for a thread, parent channel. */
+export type EntryPlace = Pick<ShortTermEntry, 'serverId' | 'channelId' | 'parentChannelId'>;
+
+/**
+ * Where a write to an entry puts it, as its first write stored it. A thread keeps the parent it was first stored
+ * with, so a later write that omits or changes it cannot make a private thread's memory public. A member's scope of
+ * a channel is keyed by the member and the channel alone, so a channel keeps the server it was first stored with: a
+ * write naming the same channel id under another server, or as a DM, is refused (`INVALID_INPUT`) rather than mixing
+ * two channels' memories under one key.
+ */
+export function entryPlace(
+	current: EntryPlace | undefined,
+	where: { serverId: string | null; channelId: string; parentChannelId?: string | null | undefined }
+): EntryPlace {
+	const serverId = where.serverId ?? DM_SERVER_ID;
+	if (current && current.serverId !== serverId)
+		throw new MemoryError(
+			'INVALID_INPUT',
+			`Channel ${where.channelId} is stored as a channel of ${describe(current.serverId)}, not of ${describe(serverId)}: ` +
+				'a channel id names one channel.'
+		);
+	return { serverId, channelId: where.channelId, parentChannelId: current?.parentChannelId ?? where.parentChannelId ?? null };
+}
+
+/** Whether an entry read for a request is that request's own: of the same server (or a DM, for a DM). */
+export function isEntryOf(entry: EntryPlace, where: { serverId: string | null }): boolean {
+	return entry.serverId === (where.serverId ?? DM_SERVER_ID);
+}
+
+function describe(serverId: string): string {
+	return serverId === DM_SERVER_ID ? 'a DM' : `server ${serverId}`;
 }

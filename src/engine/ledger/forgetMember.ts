@@ -20,15 +20,16 @@ export interface MemberErasure extends ClearShortTermResult {
 	summariesDropped: number;
 }
 
-/** See {@link MessageLedger.forgetMember}. */
+/** See {@link MessageLedger.forgetMember}; `within` a server, only what is of that server. */
 export async function forgetMember(
 	parts: LedgerParts,
 	userId: string,
 	what: MemberForgetting,
-	now: number
+	now: number,
+	within?: string
 ): Promise<ClearShortTermResult | MemberErasure> {
 	const everything = what === 'everything';
-	const scopes = await memberScopes(parts, userId);
+	const scopes = await memberScopes(parts, userId, within);
 	const replies = new ForgottenReplies();
 	const own = await deleteOwn(parts, userId, scopes.own, scopes.listings, everything, replies);
 	const result: MemberErasure = {

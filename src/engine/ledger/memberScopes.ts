@@ -1,8 +1,8 @@
 import type { AuthorListings, Listings } from '../schemas';
-import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
+import { DM_SERVER_ID, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
 import type { LedgerParts } from './LedgerParts';
 
-/** Every scope holding something of one member. */
+/** Every scope holding something of one member (in one server, when asked). */
 export interface MemberScopes {
 	/** The member's own user-scope keys: their short-term entries and their DMs' archives. */
 	own: string[];
@@ -14,8 +14,28 @@ export interface MemberScopes {
 	authored: AuthorListings;
 }
 
-/** Finds a member's scopes through their user index and the author index, never by a scan. */
-export async function memberScopes(parts: Pick<LedgerParts, 'store' | 'authors'>, userId: string): Promise<MemberScopes> {
+/**
+ * Finds a member's scopes through their user index and the author index, never by a scan; `within` a server, only
+ * that server's (their DMs and other servers left out).
+ */
+export async function memberScopes(parts: Pick<LedgerParts, 'store' | 'authors'>, userId: string, within?: string): Promise<MemberScopes> {
+	const everywhere = await scopesEverywhere(parts, userId);
+	if (within === undefined) return everywhere;
+	const inServer = (key: string) => liveScopeChannel(key)?.serverId === within;
+	const { listings, authored } = everywhere;
+	return {
+		// A member scope's key does not name its server: its listing does, or the channel directory it was found in.
+		own: everywhere.own.filter((key) => (listings[key]?.serverId ?? everywhere.foundIn.get(key)) === within),
+		shared: everywhere.shared.filter(inServer),
+		listings: Object.fromEntries(Object.entries(listings).filter(([, listing]) => listing.serverId === within)),
+		authored: Object.fromEntries(Object.entries(authored).filter(([key]) => inServer(key)))
+	};
+}
+
+async function scopesEverywhere(
+	parts: Pick<LedgerParts, 'store' | 'authors'>,
+	userId: string
+): Promise<MemberScopes & { foundIn: Map<string, string> }> {
 	const [listings = {}, authored] = await Promise.all([parts.store.get<Listings>(Keys.userIndex(userId)), parts.authors.listings(userId)]);
 	const own = new Set(Object.keys(listings));
 	const shared = new Set<string>();
@@ -31,9 +51,16 @@ export async function memberScopes(parts: Pick<LedgerParts, 'store' | 'authors'>
 	// Their own entries in those channels are listed in the channels' directories too: found there when their own directory
 	// cannot be read (or lost a listing), so erasure never depends on one row.
 	const channelDirectories = [...new Set([...shared].flatMap((key) => (parseScopeKey(key) ? [channelDirectory(key)] : [])))];
-	for (const directory of await parts.store.getMany<Listings>(channelDirectories))
-		for (const key of Object.keys(directory ?? {})) if (parseScopeKey(key)?.ownerId === userId && key.startsWith('shortterm:user:')) own.add(key);
-	return { own: [...own], shared: [...shared], listings, authored };
+	/** Member scope key → the server whose channel directory listed it. */
+	const foundIn = new Map<string, string>();
+	for (const directory of await parts.store.getMany<Listings>(channelDirectories)) {
+		for (const [key, listing] of Object.entries(directory ?? {})) {
+			if (parseScopeKey(key)?.ownerId !== userId || !key.startsWith('shortterm:user:')) continue;
+			own.add(key);
+			foundIn.set(key, listing.serverId);
+		}
+	}
+	return { own: [...own], shared: [...shared], listings, authored, foundIn };
 }
 
 /** The directory of a server-scope key's channel (`shortterm:server:<serverId>:<channelId>…`). */

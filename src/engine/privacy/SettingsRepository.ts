@@ -4,6 +4,7 @@ import {
 	parseInput,
 	PrivacyLevel,
 	type ServerSettings,
+	type LeftMembers,
 	type ServerSettingsPatch,
 	ServerSettingsPatchSchema,
 	type UserSettings,
@@ -49,6 +50,15 @@ export class SettingsRepository {
 		return userIds.map((id) => this.users.get(id) ?? { ...DEFAULT_USER_SETTINGS });
 	}
 
+	/**
+	 * Settings of many users read from the store, not the cache, in the order given: what another process changed a
+	 * moment ago. The cache is left as it is: a change this process makes meanwhile may be newer than what this read saw.
+	 */
+	public async manyUsersFresh(userIds: readonly string[]): Promise<UserSettings[]> {
+		const stored = await this.store.getMany<UserSettings>(userIds.map(Keys.userSettings));
+		return stored.map((settings) => ({ ...DEFAULT_USER_SETTINGS, ...settings }));
+	}
+
 	public async setUser(userId: string, patch: UserSettingsPatch, now: number): Promise<UserSettings> {
 		assertId('userId', userId);
 		const parsed = parseInput(UserSettingsPatchSchema, patch, 'user settings');
@@ -74,6 +84,18 @@ export class SettingsRepository {
 		return { ...next! };
 	}
 
+	/**
+	 * Records that `userId` left `serverId` at `at`: capture never stores again what they wrote there until then. The
+	 * server's list of members who left names them first, so a purge of the server finds every settings row naming it.
+	 */
+	public async setLeftServer(userId: string, serverId: string, at: number): Promise<void> {
+		await this.store.update<LeftMembers>(Keys.leftMembers(serverId), (current) => ({ value: { ...current, [userId]: at } }));
+		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
+			value: { ...DEFAULT_USER_SETTINGS, ...current, leftServers: { ...current?.leftServers, [serverId]: at } }
+		}));
+		this.users.set(userId, next!);
+	}
+
 	public async server(serverId: string): Promise<ServerSettings> {
 		const cached = this.servers.get(serverId);
 		if (cached) return cached;
@@ -83,10 +105,22 @@ export class SettingsRepository {
 		return settings;
 	}
 
-	/** Deletes a server's settings (the bot left it), here and in this process's cache. */
+	/**
+	 * Deletes a server's settings (the bot left it), here and in this process's cache, and the server from the settings
+	 * of the members who left it.
+	 */
 	public async forgetServer(serverId: string): Promise<void> {
 		this.servers.delete(serverId);
-		await this.store.delete([Keys.serverSettings(serverId)]);
+		const left = await this.store.get<LeftMembers>(Keys.leftMembers(serverId));
+		for (const userId of Object.keys(left ?? {})) {
+			const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
+				if (!current?.leftServers?.[serverId]) return null;
+				const { [serverId]: _, ...others } = current.leftServers;
+				return { value: { ...current, leftServers: others } };
+			});
+			if (next) this.users.set(userId, next);
+		}
+		await this.store.delete([Keys.serverSettings(serverId), Keys.leftMembers(serverId)]);
 	}
 
 	public async setServer(serverId: string, patch: ServerSettingsPatch): Promise<ServerSettings> {

@@ -16,12 +16,15 @@ export interface Visibility {
 	storable: (authorId: string | undefined, ts: number) => boolean;
 }
 
-/** The visibility of the members `authorIds` names, from their settings, given in the same order. */
-export function visibilityFrom(authorIds: readonly string[], settings: readonly UserSettings[]): Visibility {
+/**
+ * The visibility of the members `authorIds` names, from their settings, given in the same order; `serverId` is where
+ * the messages asked about were written (a member who left that server is forgotten there).
+ */
+export function visibilityFrom(authorIds: readonly string[], settings: readonly UserSettings[], serverId?: string | null): Visibility {
 	const hiddenUntil = new Map<string, number>();
 	authorIds.forEach((id, at) => {
 		const member = settings[at]!;
-		hiddenUntil.set(id, member.privacyLevel === PrivacyLevel.FULL ? Number.POSITIVE_INFINITY : forgottenBefore(member));
+		hiddenUntil.set(id, member.privacyLevel === PrivacyLevel.FULL ? Number.POSITIVE_INFINITY : forgottenBefore(member, serverId));
 	});
 	return {
 		visible: (authorId) => !authorId || hiddenUntil.get(authorId) !== Number.POSITIVE_INFINITY,
@@ -29,20 +32,22 @@ export function visibilityFrom(authorIds: readonly string[], settings: readonly 
 	};
 }
 
-/** The visibility of `authorIds`, their settings read in one round trip. */
-export async function visibilityOf(settings: SettingsRepository, authorIds: Iterable<string>): Promise<Visibility> {
+/** The visibility of `authorIds` (of messages written in `serverId`, when given), their settings read in one round trip. */
+export async function visibilityOf(settings: SettingsRepository, authorIds: Iterable<string>, serverId?: string | null): Promise<Visibility> {
 	const ids = [...new Set(authorIds)];
-	return visibilityFrom(ids, await settings.manyUsers(ids));
+	return visibilityFrom(ids, await settings.manyUsers(ids), serverId);
 }
 
 /**
  * The newest moment at or before which capture drops a member's messages: when they last cleared or erased
- * their memory, or left FULL (what they wrote while invisible stays out). -Infinity when none.
+ * their memory, or left FULL (what they wrote while invisible stays out), or, for messages written in `serverId`,
+ * left that server. -Infinity when none.
  */
-export function forgottenBefore(settings: UserSettings): number {
+export function forgottenBefore(settings: UserSettings, serverId?: string | null): number {
 	return Math.max(
 		settings.clearedBefore ?? Number.NEGATIVE_INFINITY,
 		settings.erasedBefore ?? Number.NEGATIVE_INFINITY,
-		settings.fullUntil ?? Number.NEGATIVE_INFINITY
+		settings.fullUntil ?? Number.NEGATIVE_INFINITY,
+		(serverId ? settings.leftServers?.[serverId] : undefined) ?? Number.NEGATIVE_INFINITY
 	);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validEntries } from './stored';
-import { IdSchema, InputTextSchema, MessageIdSchema } from './primitives';
+import { IdSchema, InputTextSchema, MessageIdSchema, PersonaIdSchema, ServerIdSchema } from './primitives';
 import type { PrivacyLevel } from './turn';
 
 /** A user's long-term profile, as stored. */
@@ -44,10 +44,10 @@ export type TopicListing = Pick<TopicNote, 'slug' | 'title' | 'updatedAt'>;
 /** Where a status is asked from: the channel whose live memory it describes. */
 export const StatusLocationSchema = z.object({
 	/** `null` in a DM. */
-	serverId: IdSchema.nullable(),
+	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	/** One persona's memory of the channel; left out, every persona's. */
-	personaId: IdSchema.nullish()
+	personaId: PersonaIdSchema.nullish()
 });
 
 export type StatusLocation = z.input<typeof StatusLocationSchema>;
@@ -58,7 +58,7 @@ export type StatusLocation = z.input<typeof StatusLocationSchema>;
  */
 export const MessagesChangeSchema = z.object({
 	/** `null` in a DM. */
-	serverId: IdSchema.nullable(),
+	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	/**
 	 * In a DM, the member the DM is with (whose scope it is); unused in a guild. Without it, the member is

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { IdSchema } from './primitives';
+import { IdSchema, PersonaIdSchema, ServerIdSchema } from './primitives';
 
 /** Who is talking to which persona, and where: the conversation a context or a summary belongs to. */
 export const ConversationLocationSchema = z.object({
 	userId: IdSchema,
 	/** `null` in a DM. */
-	serverId: IdSchema.nullable(),
+	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	parentChannelId: IdSchema.nullish(),
-	personaId: IdSchema.nullish(),
+	personaId: PersonaIdSchema.nullish(),
 	personaLineageId: IdSchema.nullish()
 });
 

@@ -22,7 +22,12 @@ export const UserSettingsSchema = z.object({
 	 * Set when the member last left FULL: what they wrote until then, while invisible, is never stored,
 	 * even when a later turn's history carries it.
 	 */
-	fullUntil: z.number().optional().catch(undefined)
+	fullUntil: z.number().optional().catch(undefined),
+	/**
+	 * Server id → when the member left it (with `MEMORY_FORGET_MEMBERS_WHO_LEAVE`): what they wrote there until then is
+	 * never stored again, even when a later turn's history carries it.
+	 */
+	leftServers: z.record(z.string(), z.number()).optional().catch(undefined)
 });
 
 export type UserSettings = z.output<typeof UserSettingsSchema>;

@@ -177,6 +177,11 @@ export const ForgottenMessagesSchema = validEntries(z.number());
 
 export type ForgottenMessages = z.output<typeof ForgottenMessagesSchema>;
 
+/** `left:<serverId>`: user id → when that member left the server and was forgotten there. */
+export const LeftMembersSchema = validEntries(z.number());
+
+export type LeftMembers = z.output<typeof LeftMembersSchema>;
+
 /** `purge:server:<serverId>`: the bot was removed from the server at `removedAt`; everything of it goes at `dueAt`. */
 export const PendingPurgeSchema = z.object({ removedAt: z.number(), dueAt: z.number() });
 

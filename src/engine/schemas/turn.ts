@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, InputTextSchema, MessageIdSchema, TimeSchema } from './primitives';
+import { IdSchema, InputTextSchema, MessageIdSchema, PersonaIdSchema, ServerIdSchema, TimeSchema } from './primitives';
 
 /** How much of a member the memory keeps. */
 export enum PrivacyLevel {
@@ -28,7 +28,7 @@ export type TurnMessage = z.input<typeof TurnMessageSchema>;
 /** One persona reply that Discord accepted. */
 export const TurnResponseSchema = z.object({
 	text: InputTextSchema,
-	personaId: IdSchema.nullish(),
+	personaId: PersonaIdSchema.nullish(),
 	personaLineageId: IdSchema.nullish(),
 	personaName: z.string().max(200).optional(),
 	messageId: MessageIdSchema.optional()
@@ -43,7 +43,7 @@ export const MemoryTurnSchema = z.object({
 	/** Wins over the level stored with `setUserSettings`. */
 	privacyLevel: z.enum(PrivacyLevel).optional(),
 	/** `null` in a DM. */
-	serverId: IdSchema.nullable(),
+	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	parentChannelId: IdSchema.nullish(),
 	history: z.array(TurnMessageSchema).max(1000),

@@ -1,5 +1,6 @@
-/** The server id stored for DM scopes. */
-export const DM_SERVER_ID = 'DM';
+import { DM_SERVER_ID } from '../schemas/primitives';
+
+export { DM_SERVER_ID };
 
 function suffix(personaId: string | null | undefined): string {
 	return personaId ? `:${personaId}` : '';
@@ -39,6 +40,8 @@ export const Keys = {
 	channelArchives: (serverId: string, channelId: string) => `archives:${serverId}:${channelId}`,
 	/** Messages of one channel deleted on Discord (message id → until when): never captured again. `<serverId>` is `DM` in DMs. */
 	forgotten: (serverId: string, channelId: string) => `forgotten:${serverId}:${channelId}`,
+	/** The members who left a server and were forgotten there (user id → when), whose settings name the server. */
+	leftMembers: (serverId: string) => `left:${serverId}`,
 	/** A purge of a server the bot was removed from, waiting for `MEMORY_SERVER_PURGE_GRACE_HOURS`. */
 	serverPurge: (serverId: string) => `purge:server:${serverId}`,
 	/** One bucket of a registry the sweep walks instead of scanning the store. */

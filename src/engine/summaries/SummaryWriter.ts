@@ -4,7 +4,8 @@ import { MemoryError } from '../errors';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../privacy/SettingsRepository';
 import { parseInput, PrivacyLevel, type ShortTermEntry, type SummaryTarget, SummaryTargetSchema } from '../schemas';
-import { conversationKeys, DM_SERVER_ID } from '../store/keys';
+import { conversationKeys } from '../store/keys';
+import { entryPlace } from '../ledger/entries';
 import { summaryArguments } from './summaryTool';
 
 /** What `update_short_term_memory` stored: the cleaned summary (or category texts) and the keys written. */
@@ -48,9 +49,7 @@ export class SummaryWriter {
 				return {
 					scope: server ? 'server' : 'user',
 					userId: server ? null : parsed.userId,
-					serverId: parsed.serverId ?? DM_SERVER_ID,
-					channelId: parsed.channelId,
-					parentChannelId: parsed.parentChannelId ?? current?.parentChannelId ?? null,
+					...entryPlace(current, parsed),
 					personaId: parsed.personaId ?? null,
 					lineageId: parsed.personaLineageId ?? current?.lineageId ?? null,
 					messages: current?.messages ?? [],
