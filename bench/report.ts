@@ -3,7 +3,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { count, mib, ms, percent, table, times } from './format';
 import type { BenchPlan } from './options';
-import type { BackendLatencyResult, BenchResults, MachineInfo, NaiveRow, ScaleResult, StorageRow, TargetCheck } from './results';
+import type { BackendLatencyResult, BenchResults, EncryptionResult, MachineInfo, NaiveRow, ScaleResult, StorageRow, TargetCheck } from './results';
 
 export function machineInfo(): MachineInfo {
 	const cpuList = cpus();
@@ -103,6 +103,40 @@ export function renderForgetting(results: BackendLatencyResult[], plan: BenchPla
 			`erase member: memory.clearAll of one of the channel's 20 members, once, the SQLite file rewritten before it resolves; ` +
 				`archived gone: the copies it took out of the archive.`,
 			`purge server: memory.purgeServer of another server of 100 channels with 5 turns each (the bot removed from it), once.`
+		]
+	);
+}
+
+/** recordTurn and buildContext without and with MEMORY_ENCRYPTION_KEY, side by side. */
+export function renderEncryption(results: EncryptionResult[], plan: BenchPlan): string {
+	const rows = results.flatMap(({ backend, plain, sealed }) => {
+		if (!plain || !sealed) return [];
+		return [
+			[
+				backend,
+				ms(plain.recordTurn.p50),
+				ms(sealed.recordTurn.p50),
+				ms(plain.recordTurn.p99),
+				ms(sealed.recordTurn.p99),
+				ms(plain.buildContext.p50),
+				ms(sealed.buildContext.p50),
+				ms(plain.buildContext.p99),
+				ms(sealed.buildContext.p99),
+				times(sealed.recordTurn.p50 / plain.recordTurn.p50),
+				times(sealed.buildContext.p50 / plain.buildContext.p50)
+			]
+		];
+	});
+	const { encryption } = plan;
+	return table(
+		`1c. Encryption at rest: one channel of ${count(encryption.channelMessages)} messages without and with a key, times in ms`,
+		['backend', 'record p50', 'sealed', 'record p99', 'sealed', 'ctx p50', 'sealed', 'ctx p99', 'sealed', 'record ×', 'ctx ×'],
+		rows,
+		[
+			`Two stores of each backend, one with MEMORY_ENCRYPTION_KEY, get the same turns and questions, one call on each in turn;`,
+			`recordTurn: the last ${count(encryption.recordSamples)} turns; ctx: ${count(encryption.contextSamples)} contexts after ` +
+				`${count(encryption.warmupContexts)} warming up.`,
+			`Sealed: every value goes through AES-256-GCM (node:crypto) on its way to the store and back; × is sealed / plain at p50.`
 		]
 	);
 }

@@ -48,6 +48,15 @@ export interface NaiveFigures {
 	oursOverNaive: { recordTurn: LatencyRatio; buildContext: LatencyRatio };
 }
 
+/** recordTurn and buildContext on the same work, without and with MEMORY_ENCRYPTION_KEY (bench/sections/encryption.ts). */
+export interface EncryptionResult {
+	backend: BackendName;
+	error?: string;
+	channelMessages?: number;
+	plain?: { recordTurn: LatencySummary; buildContext: LatencySummary };
+	sealed?: { recordTurn: LatencySummary; buildContext: LatencySummary };
+}
+
 export interface BackendLatencyResult {
 	backend: BackendName;
 	skipped?: string;
@@ -184,10 +193,11 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'scale' | 'memory' | 'recall'>;
+	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'scale' | 'memory' | 'recall'>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
+	encryption?: EncryptionResult[];
 	scale?: ScaleResult;
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];

@@ -9,6 +9,7 @@ import {
 	machineInfo,
 	naiveRows,
 	renderHeader,
+	renderEncryption,
 	renderForgetting,
 	renderLatency,
 	renderMemory,
@@ -20,6 +21,7 @@ import {
 	writeJson
 } from './report';
 import type { BenchResults } from './results';
+import { runEncryption } from './sections/encryption';
 import { runLatency } from './sections/latency';
 import { runMemory } from './sections/memory';
 import { runRecall } from './sections/recall';
@@ -45,13 +47,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, scale, memory, recall } = plan;
+	const { latency, encryption, scale, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, scale, memory, recall },
+		parameters: { latency, encryption, scale, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -84,6 +86,12 @@ async function main(): Promise<number> {
 			results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
 		if (results.latency) print(renderLatency(results.latency, plan));
 		if (results.latency?.some((result) => result.forgetting)) print(renderForgetting(results.latency, plan));
+	}
+	if (wants('encryption')) {
+		results.encryption = await section('encryption', () => runEncryption(plan));
+		for (const failed of results.encryption?.filter((result) => result.error) ?? [])
+			results.errors.push({ section: `encryption (${failed.backend})`, error: failed.error! });
+		if (results.encryption) print(renderEncryption(results.encryption, plan));
 	}
 	if (wants('scale')) {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));

@@ -20,6 +20,8 @@ import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
+import { Sealer } from './store/Sealer';
+import { checkSeal } from './store/sealing';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
 import { SummaryWriter } from './summaries/SummaryWriter';
 import { unknownSettings, unknownSettingWarning } from './unknownSettings';
@@ -155,7 +157,14 @@ export class EngineParts {
 		for (const unknown of unknownSettings(options.env ?? process.env)) logger.warn(unknownSettingWarning(unknown));
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
 		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver });
+		const sealer = Sealer.fromConfig(config);
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
+		try {
+			await checkSeal(store);
+		} catch (error) {
+			await store.close().catch(() => undefined);
+			throw error;
+		}
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
 		store.damaged.onDamaged((key, reason) =>
 			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)

@@ -49,6 +49,7 @@ import { messagesChanged } from './summaries/staleness';
 import type { WrittenSummary } from './summaries/SummaryWriter';
 import type { ServerPurge } from './ledger/forgetServer';
 import type { MemberErasure } from './ledger/forgetMember';
+import { reseal, type ResealResult } from './store/sealing';
 
 /**
  * Conversation memory for persona bots: capture each turn, hand back a token-budgeted context. The front
@@ -259,6 +260,18 @@ export class MemoryEngine {
 		this.id('channelId', query.channelId);
 		if (typeof query.serverId === 'string') this.id('serverId', query.serverId);
 		return inspectChannel({ store, archive, config }, query, now());
+	}
+
+	/**
+	 * For operators (`sapphire-memory reseal`): seals again with `MEMORY_ENCRYPTION_KEY` every value still sealed with one of
+	 * `MEMORY_ENCRYPTION_PREVIOUS_KEYS`, or not sealed, so the previous keys can be dropped. It reads the whole namespace;
+	 * a bot may run meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
+	 */
+	public async reseal(): Promise<ResealResult> {
+		const parts = this.open();
+		const result = await reseal(parts.store);
+		await parts.forgotten('now');
+		return result;
 	}
 
 	/** Deletes what has expired (see docs/storage.md); runs by itself every `MEMORY_SWEEP_INTERVAL_MINUTES`, and a call during a sweep joins it. */

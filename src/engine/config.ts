@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
+import { isEncryptionKey, splitKeys } from './store/Sealer';
 
 const HOUR_LIMIT = 24 * 365;
 
@@ -97,7 +98,7 @@ export const MemoryEnvironment = {
 		accepts: 'a whole number of seconds from 0 to 86400'
 	},
 	/**
-	 * The library that opens a `sqlite://` store: this package's store on better-sqlite3 (synchronous, about a tenth of the time
+	 * The library that opens a `sqlite://` store: this package's store on better-sqlite3 (synchronous, a fraction of the time
 	 * per call), or `@keyv/sqlite` on the asynchronous `sqlite3` binding (install it). Both write the same file; see docs/storage.md.
 	 */
 	MEMORY_SQLITE_DRIVER: {
@@ -125,6 +126,28 @@ export const MemoryEnvironment = {
 		schema: z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })]),
 		default: false,
 		accepts: '"true" or "false" (also 1/0, yes/no, on/off)'
+	},
+	/**
+	 * Seals every stored value with AES-256-GCM before it reaches the store (keys stay readable: see docs/storage.md).
+	 * 32 random bytes, e.g. `openssl rand -base64 32`. A store sealed once needs its key from then on.
+	 */
+	MEMORY_ENCRYPTION_KEY: {
+		key: 'encryptionKey',
+		schema: z.string().refine(isEncryptionKey).nullable(),
+		default: null,
+		accepts: '32 random bytes as 64 hex digits or base64, e.g. the output of `openssl rand -base64 32` (unset: values are not sealed)',
+		secret: true
+	},
+	/** Keys the store was sealed with before, comma-separated: their values stay readable until `sapphire-memory reseal` seals them again. */
+	MEMORY_ENCRYPTION_PREVIOUS_KEYS: {
+		key: 'encryptionPreviousKeys',
+		schema: z
+			.string()
+			.refine((list) => splitKeys(list).length > 0 && splitKeys(list).every(isEncryptionKey))
+			.nullable(),
+		default: null,
+		accepts: 'keys as MEMORY_ENCRYPTION_KEY takes them, separated by commas',
+		secret: true
 	},
 	/** Prefix of every key, so several bots can share one Redis or PostgreSQL. */
 	MEMORY_STORE_NAMESPACE: {
@@ -173,7 +196,8 @@ export const MemoryEnvironment = {
 		key: 'llmApiKey',
 		schema: z.string().min(1).max(4096).nullable(),
 		default: null,
-		accepts: 'a key of at most 4096 characters, sent as a Bearer token'
+		accepts: 'a key of at most 4096 characters, sent as a Bearer token',
+		secret: true
 	},
 	/** The model the background summarizer asks. */
 	MEMORY_LLM_MODEL: { key: 'llmModel', schema: z.string().min(1).max(200), default: 'gpt-4o-mini', accepts: 'a model name of 1 to 200 characters' },
@@ -253,17 +277,13 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 		const override = overrides[spec.key];
 		input[spec.key] = override ?? given(name) ?? spec.default;
 		if (spec.schema.safeParse(input[spec.key]).success) continue;
+		const value = override === undefined ? env[name] : override;
+		// A key's value never reaches a log line.
+		const shown = 'secret' in spec ? `(hidden, ${String(value).length} characters)` : JSON.stringify(value);
 		const label = labels[spec.key] ?? `option memory.${spec.key}`;
-		const source = override === undefined ? `${name}=${JSON.stringify(env[name])}` : `${label}=${JSON.stringify(override)} (${name})`;
-		problems.push(`${source}; expected ${spec.accepts}.`);
+		problems.push(`${override === undefined ? `${name}=${shown}` : `${label}=${shown} (${name})`}; expected ${spec.accepts}.`);
 	}
-	const { ttlHours, summaryTtlHours } = input;
-	if (problems.length === 0 && Number(summaryTtlHours) < Number(ttlHours)) {
-		problems.push(
-			`SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${String(summaryTtlHours)} is below SHORT_TERM_MEMORY_TTL_HOURS=${String(ttlHours)}; ` +
-				'a summary must live at least as long as the messages.'
-		);
-	}
+	if (problems.length === 0) problems.push(...relationProblems(input));
 	if (problems.length === 1) throw new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${problems[0]}`);
 	if (problems.length > 1) {
 		throw new MemoryError(
@@ -272,4 +292,19 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 		);
 	}
 	return Object.freeze(MemoryConfigSchema.parse(input));
+}
+
+/** The rules between settings, once each is valid on its own. */
+function relationProblems(input: Record<string, unknown>): string[] {
+	const problems: string[] = [];
+	if (input.encryptionPreviousKeys !== null && input.encryptionKey === null) {
+		problems.push('MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY; set the key new values are sealed with too.');
+	}
+	if (Number(input.summaryTtlHours) < Number(input.ttlHours)) {
+		problems.push(
+			`SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${String(input.summaryTtlHours)} is below SHORT_TERM_MEMORY_TTL_HOURS=${String(input.ttlHours)}; ` +
+				'a summary must live at least as long as the messages.'
+		);
+	}
+	return problems;
 }

@@ -19,6 +19,7 @@ export type { ChannelInspection, ChannelQuery, ScopeInspection } from './mainten
 export { KEY_KINDS, keyKind, type KeyKind } from './store/keyKinds';
 export { Keys } from './store/keys';
 export type { StoreHealthChange, StoreHealthCounters } from './store/StoreHealth';
+export type { ResealResult } from './store/sealing';
 export { MAX_MESSAGE_CHARS } from './capture/cleanText';
 export { BudgetPolicy } from './context/budget';
 export { tokenCount } from './format/tokens';

@@ -54,11 +54,12 @@ describe('sapphire-memory: help and usage', () => {
 		const run = await cli(['--help']);
 
 		expect(run.code).toBe(0);
-		for (const command of ['stats', 'inspect', 'export', 'purge', 'sweep']) expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+		for (const command of ['stats', 'inspect', 'export', 'purge', 'sweep', 'reseal'])
+			expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
 		expect(run.stdout).toContain('--store <url>');
 	});
 
-	it.each(['stats', 'inspect', 'export', 'purge', 'sweep'])(
+	it.each(['stats', 'inspect', 'export', 'purge', 'sweep', 'reseal'])(
 		'GIVEN %s --help THEN its usage and options are shown, without opening any store',
 		async (command) => {
 			const run = await cli([command, '--help'], { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
@@ -455,5 +456,53 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 		expect(theo.shortTerm.filter((conversation) => conversation.serverId === GUILD)).toEqual([]);
 		expect((await cli(['inspect', '--channel', HARBOUR, '--server', GUILD], env)).stdout).not.toContain('boat');
 		expect((await cli(['purge', '--server', GUILD, '--user', MAYA.id, '--yes'], env)).code).toBe(2);
+	});
+});
+
+describe.each(backends)('sapphire-memory reseal on $name', (backend: Backend) => {
+	if (backend.skipReason) {
+		it.skip(`skipped: ${backend.skipReason}`, () => undefined);
+		return;
+	}
+	const oldKey = 'a1'.repeat(32);
+	const newKey = Buffer.alloc(32, 42).toString('base64');
+	let opened: Awaited<ReturnType<typeof openEngine>>;
+	let env: Record<string, string>;
+
+	beforeAll(async () => {
+		opened = await openEngine(backend, { config: { sweepIntervalMinutes: 0, encryptionKey: oldKey } });
+		await opened.engine.recordTurn(turn(MAYA, GUILD, HARBOUR, 'the sealed harbour plan', 'Sealed, noted.', Date.now() - HOUR));
+		await opened.engine.close();
+		env = { MEMORY_STORE_URL: opened.storeUrl, MEMORY_STORE_NAMESPACE: opened.namespace };
+	}, 60_000);
+
+	afterAll(() => opened?.dispose());
+
+	it('GIVEN the store’s key THEN stats reads it; without it, or with another, the CLI says the store is encrypted', async () => {
+		const stats = await cli(['stats', '--json'], { ...env, MEMORY_ENCRYPTION_KEY: oldKey });
+		expect(stats.code).toBe(0);
+		expect((JSON.parse(stats.stdout) as StoreInventory).archive.messages).toBe(2);
+		const without = await cli(['stats'], env);
+		expect(without.code).toBe(1);
+		expect(without.stderr).toContain('This memory store is encrypted: set MEMORY_ENCRYPTION_KEY');
+		const other = await cli(['stats'], { ...env, MEMORY_ENCRYPTION_KEY: newKey });
+		expect(other.code).toBe(1);
+		expect(other.stderr).toContain('MEMORY_ENCRYPTION_KEY does not open this memory store');
+		expect(other.stderr).not.toContain(newKey);
+	});
+
+	it('GIVEN a new key with the old one as previous THEN reseal seals everything again, and the old key can be dropped', async () => {
+		const rotating = { ...env, MEMORY_ENCRYPTION_KEY: newKey, MEMORY_ENCRYPTION_PREVIOUS_KEYS: oldKey };
+		const run = await cli(['reseal'], rotating);
+		expect(run.stderr).toBe('');
+		expect(run.code).toBe(0);
+		expect(run.stdout).toMatch(/^ {2}values sealed again +\d+$/m);
+		expect(run.stdout).toMatch(/^ {2}values that did not open \(left as they are\) +0$/m);
+		const again = JSON.parse((await cli(['reseal', '--json'], rotating)).stdout) as { resealed: number; damaged: number };
+		expect(again).toMatchObject({ resealed: 0, damaged: 0 });
+		const exported = await cli(['export', '--user', MAYA.id], { ...env, MEMORY_ENCRYPTION_KEY: newKey });
+		expect(exported.code).toBe(0);
+		expect(exported.stdout).toContain('the sealed harbour plan');
+		expect((await cli(['stats'], { ...env, MEMORY_ENCRYPTION_KEY: oldKey })).code).toBe(1);
 	});
 });

@@ -18,6 +18,8 @@ describe('GIVEN no environment', () => {
 			sqliteDriver: 'better-sqlite3',
 			serverPurgeGraceHours: 0,
 			forgetMembersWhoLeave: false,
+			encryptionKey: null,
+			encryptionPreviousKeys: null,
 			contextTokenBudget: 1500,
 			archiveRetentionDays: 30,
 			indexCacheMb: 32,
@@ -259,7 +261,7 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		]
 	},
 	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
-		refused: ['maybe', '2', 'truee', 'enabled'],
+		refused: ['maybe', '2', 'truee', 'enabled', 'y'],
 		accepted: [
 			['true', true],
 			['false', false],
@@ -321,6 +323,19 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		accepted: [['https://api.example.com/v1', 'https://api.example.com/v1']]
 	},
 	MEMORY_LLM_API_KEY: { refused: ['k'.repeat(4097)], accepted: [['sk-test', 'sk-test']] },
+	MEMORY_ENCRYPTION_KEY: {
+		// 31 and 33 bytes, hex one digit short, not base64 at all.
+		refused: [Buffer.alloc(31, 7).toString('base64'), Buffer.alloc(33, 7).toString('base64'), `${'ab'.repeat(31)}a`, 'not a key at all'],
+		accepted: [
+			['00'.repeat(32), '00'.repeat(32)],
+			[Buffer.alloc(32, 9).toString('base64'), Buffer.alloc(32, 9).toString('base64')],
+			[Buffer.alloc(32, 250).toString('base64url'), Buffer.alloc(32, 250).toString('base64url')]
+		]
+	},
+	MEMORY_ENCRYPTION_PREVIOUS_KEYS: {
+		refused: [',', `${'00'.repeat(32)},short`],
+		accepted: [[`${'00'.repeat(32)}, ${Buffer.alloc(32, 1).toString('base64')}`, `${'00'.repeat(32)}, ${Buffer.alloc(32, 1).toString('base64')}`]]
+	},
 	MEMORY_LLM_MODEL: { refused: ['m'.repeat(201)], accepted: [['llama-3.1-8b', 'llama-3.1-8b']] },
 	MEMORY_LLM_TIMEOUT_MS: {
 		refused: ['99', '600001', '20s'],
@@ -387,15 +402,21 @@ describe('GIVEN every environment variable, with values it does not accept and t
 			thrown = error;
 		}
 		expect(thrown).toMatchObject({ code: 'INVALID_CONFIG' });
-		expect((thrown as Error).message).toContain(`${name}=${JSON.stringify(value)}`);
+		// A key's value is never printed: its length is.
+		const secret = 'secret' in spec;
+		expect((thrown as Error).message).toContain(secret ? `${name}=(hidden, ${value.length} characters)` : `${name}=${JSON.stringify(value)}`);
+		if (secret && value.length > 8) expect((thrown as Error).message).not.toContain(value);
 		expect((thrown as Error).message).toContain(spec.accepts);
 	});
 
 	it.each(accepted)('WHEN %s=%j THEN it is accepted as %j', (name, value, parsed) => {
-		const env =
-			name === 'SHORT_TERM_MEMORY_TTL_HOURS' || name === 'SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS'
-				? { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: value }
-				: { [name]: value };
+		// The rules between settings: the summary TTL at least the message TTL, previous keys only beside a key.
+		const partners: Record<string, Record<string, string>> = {
+			SHORT_TERM_MEMORY_TTL_HOURS: { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760' },
+			SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760' },
+			MEMORY_ENCRYPTION_PREVIOUS_KEYS: { MEMORY_ENCRYPTION_KEY: '11'.repeat(32) }
+		};
+		const env = { ...partners[name], [name]: value };
 		const spec = MemoryEnvironment[name as keyof typeof MemoryEnvironment];
 		expect(resolveConfig({}, env)[spec.key]).toEqual(parsed);
 	});

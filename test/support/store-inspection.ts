@@ -35,6 +35,7 @@ import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/store/Registry';
+import type { Sealer } from '../../src/engine/store/Sealer';
 
 const DAY = 86_400_000;
 
@@ -266,10 +267,13 @@ export class StoreInspection {
 		return rowsHolding(this.located(), text);
 	}
 
-	/** Every stored key (namespace included, any namespace) whose value mentions `text`: a scan of the whole store, for erasure checks. */
+	/**
+	 * Every stored key whose value mentions `text` (unsealed, when this inspection has the store's key): a scan of the
+	 * whole namespace, for erasure checks.
+	 */
 	public async keysHolding(text: string): Promise<string[]> {
 		const keys: string[] = [];
-		for await (const [key, value] of this.opened().keyv.iterator!(undefined)) if (JSON.stringify(value).includes(text)) keys.push(String(key));
+		for await (const [key, data] of this.opened().scan()) if (printable(data).includes(text)) keys.push(key);
 		return keys;
 	}
 
@@ -292,10 +296,10 @@ export class StoreInspection {
 		return this.location;
 	}
 
-	/** Opens a second handle on the store at `location`; `close()` closes it. */
-	public static async open(location: StoreLocation): Promise<StoreInspection> {
+	/** Opens a second handle on the store at `location` (with the engine's `sealer`, for an encrypted store); `close()` closes it. */
+	public static async open(location: StoreLocation, sealer?: Sealer | null): Promise<StoreInspection> {
 		const { storeUrl, namespace } = location;
-		return new StoreInspection(await MemoryStore.open({ storeUrl, namespace }), { storeUrl, namespace });
+		return new StoreInspection(await MemoryStore.open({ storeUrl, namespace, sealer }), { storeUrl, namespace });
 	}
 }
 

@@ -11,7 +11,7 @@ export interface StoreInventory {
 	/** Keys per kind. */
 	keys: Record<KeyKind, number>;
 	totalKeys: number;
-	/** Characters of the keys and of their values as JSON: what the data weighs, whatever the backend adds. */
+	/** Characters of the keys and of their values as JSON (unsealed): what the data weighs, whatever the backend adds. */
 	dataBytes: number;
 	/**
 	 * What the backend takes: the SQLite file and its write-ahead log, or the PostgreSQL table (every
@@ -31,13 +31,12 @@ export async function takeInventory(store: MemoryStore, config: MemoryConfig): P
 	let totalKeys = 0;
 	let dataBytes = 0;
 	let lastSweepAt: number | null = null;
-	for await (const [key, envelope] of store.scan()) {
+	// Read as stored (unsealed), without the engine's checks: an operator counts what is there, damaged or not.
+	for await (const [key, data] of store.scan()) {
 		const kind = keyKind(key);
 		keys[kind]++;
 		totalKeys++;
-		dataBytes += Buffer.byteLength(key) + Buffer.byteLength(JSON.stringify(envelope) ?? '');
-		// Read as stored, without the engine's checks: an operator counts what is there, damaged or not.
-		const data = (envelope as { d?: unknown } | null)?.d;
+		dataBytes += Buffer.byteLength(key) + Buffer.byteLength(JSON.stringify(data) ?? '');
 		if (kind === 'archiveHeads') archive.scopes++;
 		if (kind === 'archiveChunks' && Array.isArray(data)) {
 			for (const message of data as Partial<StoredMessage>[]) {

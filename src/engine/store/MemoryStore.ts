@@ -2,11 +2,12 @@ import Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, releaseConnection, type SqliteDriver, storageKind } from './backends';
-import { type AtomicAdapter, isAtomicAdapter } from './compareAndSet';
+import { type AtomicAdapter, isAtomicAdapter, type RowChange, type StoredRow } from './compareAndSet';
 import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
-import { type Envelope, unwrap, wrap } from './envelope';
+import { type Envelope, openedData, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
+import type { Sealer } from './Sealer';
 import { SocketErrors } from './SocketErrors';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
@@ -28,6 +29,8 @@ export interface StoreOptions {
 	sqliteSynchronous?: SqliteSynchronous;
 	/** @default 'better-sqlite3' */
 	sqliteDriver?: SqliteDriver;
+	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
+	sealer?: Sealer | null;
 }
 
 /** One write of a batch. */
@@ -59,6 +62,8 @@ export class MemoryStore {
 	public readonly health = new StoreHealth();
 	/** Values read as missing because they could not be used (counted, told once per key). */
 	public readonly damaged = new DamagedValues();
+	/** Seals values before they reach keyv (`MEMORY_ENCRYPTION_KEY`); null: values are stored as they are. */
+	public readonly sealer: Sealer | null;
 	/** The adapter's compare-and-set, when it has one (see {@link update}). */
 	private readonly atomic: AtomicAdapter | null;
 	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
@@ -67,8 +72,9 @@ export class MemoryStore {
 	private readonly timeoutMs: number | null;
 	private readonly namespace: string;
 
-	private constructor(keyv: Keyv, namespace: string, ownedUrl: string | null, kind: StorageKind, timeoutMs: number) {
+	private constructor(keyv: Keyv, namespace: string, ownedUrl: string | null, kind: StorageKind, timeoutMs: number, sealer: Sealer | null) {
 		this.keyv = keyv;
+		this.sealer = sealer;
 		this.namespace = namespace;
 		this.ownedUrl = ownedUrl;
 		this.kind = kind;
@@ -83,7 +89,7 @@ export class MemoryStore {
 	/** The value under `key`, as its schema allows; `T` names what the key holds. */
 	public async get<T>(key: string): Promise<T | undefined> {
 		const envelope = await this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
-		return unwrap(key, envelope, this.noteDamage) as T | undefined;
+		return unwrap(key, envelope, this.sealer, this.noteDamage) as T | undefined;
 	}
 
 	/**
@@ -96,7 +102,7 @@ export class MemoryStore {
 
 	public async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
 		const envelopes = await this.envelopes(keys);
-		return envelopes.map((envelope, index) => unwrap(keys[index]!, envelope, this.noteDamage) as T | undefined);
+		return envelopes.map((envelope, index) => unwrap(keys[index]!, envelope, this.sealer, this.noteDamage) as T | undefined);
 	}
 
 	/** {@link getMany}, each value with whether a row was there that could not be used (see {@link getChecked}). */
@@ -104,7 +110,7 @@ export class MemoryStore {
 		const envelopes = await this.envelopes(keys);
 		return envelopes.map((envelope, index) => {
 			let damaged = false;
-			const value = unwrap(keys[index]!, envelope, (key, reason) => {
+			const value = unwrap(keys[index]!, envelope, this.sealer, (key, reason) => {
 				damaged = true;
 				this.damaged.noted(key, reason);
 			}) as T | undefined;
@@ -114,14 +120,14 @@ export class MemoryStore {
 
 	/** Stores `value`; `ttlMs` lets the backend drop it on its own once it can no longer be served. */
 	public async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
-		await this.call(`set ${key}`, () => this.keyv.set(key, wrap(value), ttlMs));
+		await this.call(`set ${key}`, () => this.keyv.set(key, wrap(key, value, this.sealer), ttlMs));
 	}
 
 	/** Stores every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed. */
 	public async setMany(writes: readonly StoreWrite[]): Promise<void> {
 		if (writes.length === 0) return;
 		await this.call(`setMany (${writes.length} keys)`, () =>
-			this.keyv.setMany(writes.map(({ key, value, ttlMs }) => ({ key, value: wrap(value), ttl: ttlMs })))
+			this.keyv.setMany(writes.map(({ key, value, ttlMs }) => ({ key, value: wrap(key, value, this.sealer), ttl: ttlMs })))
 		);
 	}
 
@@ -136,7 +142,7 @@ export class MemoryStore {
 	 */
 	public update<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
 		return this.lock.run(key, async () => {
-			if (this.atomic) return this.updateAtomically(key, this.atomic, change);
+			if (this.atomic) return this.updateAtomically(key, change);
 			const current = await this.get<T>(key);
 			const next = change(current);
 			if (next === null) return current;
@@ -150,10 +156,48 @@ export class MemoryStore {
 	}
 
 	/**
-	 * Every key of the namespace with its stored envelope (`{ v, d }`), through Keyv's iterator. It reads the
-	 * whole namespace: a tool for operators, never the reply path.
+	 * Every key of the namespace with the data its envelope holds, unsealed but unchecked (null for a seal that does not
+	 * open), through Keyv's iterator. It reads the whole namespace: a tool for operators, never the reply path.
 	 */
-	public async *scan(): AsyncGenerator<[key: string, envelope: unknown]> {
+	public async *scan(): AsyncGenerator<[key: string, data: unknown]> {
+		for await (const [key, envelope] of this.scanEnvelopes()) yield [key, openedData(key, envelope as Envelope, this.sealer)];
+	}
+
+	public async close(): Promise<void> {
+		if (this.ownedUrl === null || !releaseConnection(this.ownedUrl)) return;
+		await this.keyv.disconnect();
+	}
+
+	/**
+	 * A compare-and-set of one row as it is stored: `decide` gets the row (its envelope, unchecked and still sealed, and
+	 * when it expires; undefined when there is none or it has expired) and returns what to write (`'delete'`, or null to
+	 * leave it) with the result to resolve with. When another process wrote the row in between, it is read again and
+	 * `decide` runs again, so no process's change is lost. Only on the stores the engine opens (see compareAndSet.ts).
+	 */
+	public async updateRow<R>(key: string, decide: (row: StoredRow | undefined) => RowChange<R>): Promise<R> {
+		const adapter = this.atomic;
+		if (!adapter) throw new MemoryError('INVALID_CONFIG', 'This needs a store opened from its URL (sqlite://, redis:// or postgres://).');
+		const storeKey = this.storeKey(key);
+		for (let attempt = 1; ; attempt++) {
+			const raw = (await this.call(`get ${key}`, () => adapter.get(storeKey))) as string | undefined;
+			const stored = raw === undefined ? undefined : await this.keyv.deserializeData<Envelope>(raw);
+			// An expired row reads as missing, as keyv reads it.
+			const live = stored && !(typeof stored.expires === 'number' && Date.now() > stored.expires) ? stored : undefined;
+			const { row, result } = decide(live && { envelope: live.value, expires: typeof live.expires === 'number' ? live.expires : undefined });
+			if (row === null || (row === 'delete' && raw === undefined)) return result;
+			const written = row === 'delete' ? undefined : ((await this.keyv.serializeData({ value: row.envelope, expires: row.expires })) as string);
+			const ttlMs = row === 'delete' || row.expires === undefined ? undefined : Math.max(1, row.expires - Date.now());
+			if (await this.call(`update ${key}`, () => adapter.compareAndSet(storeKey, raw, written, ttlMs))) return result;
+			if (attempt === MAX_UPDATE_ATTEMPTS) {
+				throw storeError(`update ${key}`, new Error(`another process wrote the key ${MAX_UPDATE_ATTEMPTS} times while this one changed it`));
+			}
+			// Written meanwhile by another process: read again, after a pause that keeps two retrying processes apart.
+			await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 5));
+		}
+	}
+
+	/** Every key of the namespace with its stored envelope as keyv reads it (still sealed): a scan of the whole namespace. */
+	public async *scanEnvelopes(): AsyncGenerator<[key: string, envelope: unknown]> {
 		const iterate = this.keyv.iterator;
 		if (!iterate) throw storeError('scan', new Error('this store cannot list its keys (its Keyv adapter has no iterator)'));
 		try {
@@ -163,47 +207,19 @@ export class MemoryStore {
 		}
 	}
 
-	public async close(): Promise<void> {
-		if (this.ownedUrl === null || !releaseConnection(this.ownedUrl)) return;
-		await this.keyv.disconnect();
-	}
-
 	/**
-	 * {@link update} across processes: the row is read raw, changed, and written back by compare-and-set, again from
-	 * the top when another process wrote it in between, so no process's change is lost. `change` may run more than once.
+	 * {@link update} across processes, through {@link updateRow}: the value is read, changed and written back by
+	 * compare-and-set. `change` may run more than once.
 	 */
-	private async updateAtomically<T>(
-		key: string,
-		adapter: AtomicAdapter,
-		change: (current: T | undefined) => UpdateResult<T>
-	): Promise<T | undefined> {
-		const storeKey = this.storeKey(key);
-		for (let attempt = 1; ; attempt++) {
-			const raw = (await this.call(`get ${key}`, () => adapter.get(storeKey))) as string | undefined;
-			const row = raw === undefined ? undefined : await this.keyv.deserializeData<Envelope>(raw);
-			// An expired row reads as missing, as keyv reads it.
-			const live = row && !(typeof row.expires === 'number' && Date.now() > row.expires) ? row.value : undefined;
-			const current = unwrap(key, live, this.noteDamage) as T | undefined;
+	private updateAtomically<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
+		return this.updateRow<T | undefined>(key, (row) => {
+			const current = unwrap(key, row?.envelope, this.sealer, this.noteDamage) as T | undefined;
 			const next = change(current);
-			if (next === null) return current;
-			if (next === 'delete' && raw === undefined) return undefined;
-			const written =
-				next === 'delete'
-					? undefined
-					: ((await this.keyv.serializeData({
-							value: wrap(next.value),
-							expires: next.ttlMs === undefined ? undefined : Date.now() + next.ttlMs
-						})) as string);
-			const ttlMs = next === 'delete' ? undefined : next.ttlMs;
-			if (await this.call(`update ${key}`, () => adapter.compareAndSet(storeKey, raw, written, ttlMs))) {
-				return next === 'delete' ? undefined : next.value;
-			}
-			if (attempt === MAX_UPDATE_ATTEMPTS) {
-				throw storeError(`update ${key}`, new Error(`another process wrote the key ${MAX_UPDATE_ATTEMPTS} times while this one changed it`));
-			}
-			// Written meanwhile by another process: read again, after a pause that keeps two retrying processes apart.
-			await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 5));
-		}
+			if (next === null) return { row: null, result: current };
+			if (next === 'delete') return { row: 'delete', result: undefined };
+			const expires = next.ttlMs === undefined ? undefined : Date.now() + next.ttlMs;
+			return { row: { envelope: wrap(key, next.value, this.sealer), expires }, result: next.value };
+		});
 	}
 
 	private readonly noteDamage = (key: string, reason: DamageReason) => this.damaged.noted(key, reason);
@@ -254,7 +270,8 @@ export class MemoryStore {
 	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
 	public static async open(options: StoreOptions): Promise<MemoryStore> {
 		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs);
+		const sealer = options.sealer ?? null;
+		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs, sealer);
 		let adapter: unknown;
 		try {
 			adapter = await openAdapter(options.storeUrl, { synchronous: options.sqliteSynchronous, driver: options.sqliteDriver });
@@ -266,7 +283,7 @@ export class MemoryStore {
 		}
 		// A row that is not JSON reads as unreadable, not as an error: one damaged row never fails every call that reads it.
 		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: readRow });
-		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs);
+		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs, sealer);
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
 		const socketErrors = new SocketErrors(adapter);
 		try {

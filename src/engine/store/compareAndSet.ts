@@ -1,3 +1,5 @@
+import type { Envelope } from './envelope';
+
 /**
  * Writes `next` under `key` (the adapter's key, namespace included) only while the row still holds `expected`,
  * both as the adapter stores them (keyv's serialized text); `undefined` stands for no row, so a `next` of
@@ -15,4 +17,16 @@ export interface AtomicAdapter {
 
 export function isAtomicAdapter(adapter: unknown): adapter is AtomicAdapter {
 	return typeof (adapter as Partial<AtomicAdapter> | null)?.compareAndSet === 'function';
+}
+
+/** A row as the store holds it: its envelope as keyv reads it (unchecked, still sealed), and when it expires. */
+export interface StoredRow {
+	envelope: Envelope | undefined;
+	expires: number | undefined;
+}
+
+/** What `MemoryStore.updateRow`'s decision writes (`null`: nothing), and what the call resolves with. */
+export interface RowChange<R> {
+	row: { envelope: Envelope; expires: number | undefined } | 'delete' | null;
+	result: R;
 }

@@ -22,6 +22,7 @@ export const KEY_KINDS = {
 	serverSettings: 'server settings',
 	registryBuckets: 'registry buckets',
 	sweepLease: 'sweep lease',
+	encryptionCheck: 'encryption check',
 	other: 'other keys'
 } as const;
 
@@ -56,5 +57,6 @@ export function keyKind(key: string): KeyKind {
 	const scope = parseScopeKey(key);
 	if (scope) return scope.scope === 'user' ? 'shortTermUser' : 'shortTermServer';
 	for (const [prefix, kind] of PREFIXES) if (key.startsWith(prefix)) return kind;
+	if (key === Keys.sealCheck()) return 'encryptionCheck';
 	return key === Keys.sweepLease() ? 'sweepLease' : 'other';
 }

@@ -46,6 +46,8 @@ export const Keys = {
 	serverPurge: (serverId: string) => `purge:server:${serverId}`,
 	/** One bucket of a registry the sweep walks instead of scanning the store. */
 	registry: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
+	/** A value sealed with the store's encryption key, read at start-up to tell whether the configured keys open the store. */
+	sealCheck: () => 'encryption:check',
 	/** Which process swept last, and when, so shard processes take turns. */
 	sweepLease: () => 'sweep:lease'
 } as const;

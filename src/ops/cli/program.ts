@@ -5,11 +5,12 @@ import type { CliCommand, Values } from './command';
 import { exportCommand } from './commands/export';
 import { inspectCommand } from './commands/inspect';
 import { purgeCommand } from './commands/purge';
+import { resealCommand } from './commands/reseal';
 import { statsCommand } from './commands/stats';
 import { sweepCommand } from './commands/sweep';
 import { ExitCode, UsageError } from './errors';
 
-const COMMANDS: readonly CliCommand[] = [statsCommand, inspectCommand, exportCommand, purgeCommand, sweepCommand];
+const COMMANDS: readonly CliCommand[] = [statsCommand, inspectCommand, exportCommand, purgeCommand, sweepCommand, resealCommand];
 
 const GLOBAL_OPTIONS = {
 	store: { type: 'string' },
