@@ -22,8 +22,10 @@ const common = {
 	outDir: 'dist',
 	// No source maps: they would be most of the package (the shipped code is not minified, so a stack trace reads as is).
 	sourcemap: false,
-	// Without the indentation and line breaks the package is a quarter smaller; names stay, so a stack trace still names each function.
+	// Without the indentation and line breaks (and with shorter syntax) the package is a quarter smaller; names stay, so a stack
+	// trace still names each function. The package test holds the tarball under 150 kB.
 	minifyWhitespace: true,
+	minifySyntax: true,
 	// The host's own discord.js and Sapphire must be the ones the pieces register with.
 	external: [/^discord\.js$/, /^@sapphire\//, /^@keyv\//, 'keyv', 'zod', 'ws']
 } satisfies Options;

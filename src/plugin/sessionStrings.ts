@@ -4,6 +4,7 @@
  * the `memory` namespace of @sapphire/plugin-i18next (`languages/fr/memory.json`: `{ "status": { "heading": "…" } }`).
  * `{{name}}` is filled in, as i18next does; `{{command}}` is the command's name (`session` unless the host renamed it).
  */
+// Not `as const`: the declarations then carry each key with the type `string`, not its English text twice over.
 export const SESSION_STRINGS = {
 	'command.description': 'See and manage what this bot remembers about you',
 	'status.name': 'status',
@@ -132,7 +133,7 @@ export const SESSION_STRINGS = {
 	'wipe.wrongType': 'Only text and announcement channels and threads hold memory; <#{{channel}}> is not one, so nothing was wiped.',
 	'wipe.moderatorsOnly': 'Only moderators ({{permissions}}) can wipe a channel’s memory.',
 	'wipe.done': 'Forgot <#{{channel}}>: {{entries}} conversations and {{messages}} archived messages.'
-} as const;
+};
 
 /** The key of one `/session` text. */
 export type SessionStringKey = keyof typeof SESSION_STRINGS;
