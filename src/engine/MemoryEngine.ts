@@ -98,7 +98,8 @@ export class MemoryEngine {
 		const changed = await parts.settings.setUser(userId, patch, parts.now());
 		if (changed.privacyLevel === PrivacyLevel.FULL && patch.privacyLevel === PrivacyLevel.FULL)
 			await parts.erasing(() => clearAll(parts.account, userId, parts.now()));
-		else if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await eraseLongTerm(parts.store, userId);
+		// Profile and topics go as an erasure does: on SQLite, from every file too.
+		else if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await parts.erasing(() => eraseLongTerm(parts.store, userId));
 		return { ...(await parts.settings.user(userId)) };
 	}
 
@@ -215,8 +216,10 @@ export class MemoryEngine {
 
 	/** Merges a change into the user's profile, e.g. `{ preferences: { pronouns: 'she/her' } }` (`PRIVACY_REFUSED` unless MINIMAL). */
 	public async updateProfile(userId: string, patch: ProfilePatch): Promise<UserProfile> {
-		const { account, now } = this.open();
-		return updateProfile(account, this.id('userId', userId), patch, now());
+		const parts = this.open();
+		const update = () => updateProfile(parts.account, this.id('userId', userId), patch, parts.now());
+		// A preference removed goes as an erasure does: on SQLite, from every file too.
+		return Object.values(patch?.preferences ?? {}).includes(null) ? parts.erasing(update) : update();
 	}
 
 	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only); also takes `{ title, note }`. */
@@ -240,7 +243,8 @@ export class MemoryEngine {
 
 	/** Deletes one topic by slug or title; false when there was none. */
 	public async forgetTopic(userId: string, slug: string): Promise<boolean> {
-		return forgetTopic(this.open().account, this.id('userId', userId), slug);
+		const parts = this.open();
+		return parts.erasing(() => forgetTopic(parts.account, this.id('userId', userId), slug));
 	}
 
 	/** A snapshot of the counters, plain JSON-able data. */

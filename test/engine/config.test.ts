@@ -409,14 +409,20 @@ describe('GIVEN every environment variable, with values it does not accept and t
 		expect((thrown as Error).message).toContain(spec.accepts);
 	});
 
+	it('WHEN MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY THEN start-up stops, naming both', () => {
+		expect(() => resolveConfig({}, { MEMORY_ENCRYPTION_PREVIOUS_KEYS: 'ab'.repeat(32) })).toThrow(
+			/MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY/
+		);
+	});
+
 	it.each(accepted)('WHEN %s=%j THEN it is accepted as %j', (name, value, parsed) => {
-		// The rules between settings: the summary TTL at least the message TTL, previous keys only beside a key.
-		const partners: Record<string, Record<string, string>> = {
-			SHORT_TERM_MEMORY_TTL_HOURS: { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760' },
-			SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760' },
-			MEMORY_ENCRYPTION_PREVIOUS_KEYS: { MEMORY_ENCRYPTION_KEY: '11'.repeat(32) }
-		};
-		const env = { ...partners[name], [name]: value };
+		// The summary TTL must be at least the message TTL, and previous keys need a key: keep those rules out of the way.
+		const env =
+			name === 'SHORT_TERM_MEMORY_TTL_HOURS' || name === 'SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS'
+				? { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: value }
+				: name === 'MEMORY_ENCRYPTION_PREVIOUS_KEYS'
+					? { MEMORY_ENCRYPTION_KEY: 'ff'.repeat(32), [name]: value }
+					: { [name]: value };
 		const spec = MemoryEnvironment[name as keyof typeof MemoryEnvironment];
 		expect(resolveConfig({}, env)[spec.key]).toEqual(parsed);
 	});

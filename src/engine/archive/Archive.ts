@@ -157,7 +157,7 @@ export class Archive {
 		}
 		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
 		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: 1, ttlMs });
-		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
+		const nextHead: ArchiveHead = { ...head, chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process

@@ -46,10 +46,12 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		...unknown[]
 	];
 	const unchanged: RevisedArchive = { removed: [], edited: 0 };
-	// The replies to a deleted message are archived after it: no marker of it, no reply to it either. A reply forgotten by
-	// its text (`~…`, see replyFingerprint) has no marker to look for.
+	// The replies to a deleted message are archived after it: no marker of it, no reply to it either, unless an edit took the
+	// message out and left its replies (see ArchiveHead.editedAway). A reply forgotten by its text (`~…`, see
+	// replyFingerprint) has no marker to look for.
 	const byText = ids.some((id) => id.startsWith('~'));
-	if (!head || (!byText && markers.every((marker) => marker === undefined))) return unchanged;
+	const editedAway = new Set(head?.editedAway);
+	if (!head || (!byText && markers.every((marker) => marker === undefined) && !ids.some((id) => editedAway.has(id)))) return unchanged;
 
 	const keys = chunkKeys(scopeKey, head);
 	const chunks = await archive.store.getMany<StoredMessage[]>(keys);
@@ -69,11 +71,17 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		});
 		writes.push({ key: keys[index]!, value: revised, ttlMs: archive.keyTtlMs });
 	});
-	if (writes.length === 0) return unchanged;
-
-	archive.forgetCached(scopeKey);
 	const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
 	const deleted = result.removed.filter((message) => !revision.dropped.has(message.id));
+	// An edit that takes a message out leaves the replies to it: a later deletion of it must still find them here.
+	const replied = new Set(chunks.flatMap((chunk) => chunk ?? []).flatMap((message) => (message.role === 'persona' && message.replyTo) || []));
+	const nextEditedAway = [
+		...[...editedAway].filter((id) => !revision.deleted.has(id)),
+		...dropped.flatMap((message) => (replied.has(message.id) ? [message.id] : []))
+	];
+	if (writes.length === 0 && nextEditedAway.length === editedAway.size) return unchanged;
+
+	archive.forgetCached(scopeKey);
 	if (deleted.length > 0)
 		await archive.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
 			value: { ...current, ...Object.fromEntries(deleted.map((message) => [message.id, message.ts])) },
@@ -81,7 +89,15 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		}));
 	await archive.store.setMany([
 		...writes,
-		{ key: headKey, value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs: archive.keyTtlMs }
+		{
+			key: headKey,
+			value: {
+				...head,
+				epoch: head.epoch + 1,
+				editedAway: nextEditedAway.length > 0 ? nextEditedAway.slice(-256) : undefined
+			} satisfies ArchiveHead,
+			ttlMs: archive.keyTtlMs
+		}
 	]);
 	if (dropped.length > 0) await archive.store.delete(dropped.map((message) => Keys.archiveMarker(scopeKey, message.id)));
 	return result;

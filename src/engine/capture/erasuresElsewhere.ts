@@ -2,16 +2,14 @@ import { AUTHOR_FLUSH_MS } from '../ledger/AuthorIndex';
 import type { MemberForgetting } from '../ledger/forgetMember';
 import { forgottenBefore } from '../privacy/visibility';
 import { voicesOf } from '../privacy/voices';
-import type { ShortTermEntry, StoredMessage, UserSettings } from '../schemas';
+import { PrivacyLevel, type ShortTermEntry, type StoredMessage, type UserSettings } from '../schemas';
 import type { CaptureParts } from './CaptureParts';
 
-/** What one capture stored: the live scopes it wrote, its entries as written, the turn's messages, and the settings it went by. */
+/** What one capture stored: the live scopes it wrote, its entries as written, and the turn's messages. */
 export interface CapturedTurn {
 	liveKeys: readonly string[];
 	entries: readonly ShortTermEntry[];
 	messages: readonly StoredMessage[];
-	/** The settings capture read (through its cache) for the members of the turn's history. */
-	used: ReadonlyMap<string, UserSettings>;
 }
 
 /**
@@ -42,7 +40,7 @@ export async function forgetWhatErasuresMissed(parts: CaptureParts, turn: Captur
 		// The erasure may have taken out a listing this process skips writing again for a while: written now, so the next erasure finds it.
 		if (words.authoredIn.size > 0 && now - barrier < ERASURE_RUNNING_MS)
 			await parts.ledger.authors.confirm(userId, [...words.authoredIn], words.newestAuthored, now);
-		const what = missed(turn.used.get(userId), settings, words);
+		const what = missed(settings, words);
 		if (what) await parts.forgetAgain(userId, what, now);
 	}
 }
@@ -69,7 +67,7 @@ function wordsStored(turn: CapturedTurn): Map<string, StoredWords> {
 	for (const entry of turn.entries) {
 		for (const message of entry.messages) for (const id of voicesOf(message)) of(id).inEntries = Math.min(of(id).inEntries, message.ts);
 		for (const id of entry.backgroundSummary?.authorIds ?? []) of(id).inEntries = Math.min(of(id).inEntries, entry.backgroundSummary!.createdAt);
-		// A digest line cites them too, but its time is its first message's: the barrier moving (below) covers what a fold took in.
+		// A digest line cites them too, but its time is its first message's, not theirs: it counts for a member who chose FULL.
 		for (const line of entry.digest ?? []) for (const id of line.authorIds ?? []) of(id);
 	}
 	for (const message of turn.messages) {
@@ -84,16 +82,15 @@ function wordsStored(turn: CapturedTurn): Map<string, StoredWords> {
 }
 
 /**
- * What an erasure this capture did not see asks to forget again, if anything: everything when the member was erased (or
- * left FULL) after what this turn stored of them; their short-term memory when they cleared it after what
- * the entries hold; and, when their barrier moved since capture read their settings, what that barrier asks, since the
- * capture (its digest fold too) went by settings that did not have it.
+ * What an erasure this capture did not see asks to forget again, if anything: everything when the turn stored words of
+ * the member from before they were erased (or left FULL), or any words of a member who chose FULL since (choosing FULL
+ * erases, and sets the erasure's barrier: settings that merely read as FULL, a damaged row failing safe, have none, and
+ * erase nothing); their short-term memory when the entries hold words from before they cleared it. Words from after the
+ * barrier are theirs to keep: a capture that ran with settings from before the erasure stores nothing else wrongly.
  */
-function missed(used: UserSettings | undefined, now: UserSettings, words: StoredWords): MemberForgetting | null {
+function missed(now: UserSettings, words: StoredWords): MemberForgetting | null {
 	const erased = Math.max(now.erasedBefore ?? -Infinity, now.fullUntil ?? -Infinity);
-	const moved = (field: 'clearedBefore' | 'erasedBefore' | 'fullUntil') =>
-		used !== undefined && (now[field] ?? -Infinity) > (used[field] ?? -Infinity);
-	if (moved('erasedBefore') || moved('fullUntil') || Math.min(words.inEntries, words.inTurn) <= erased) return 'everything';
-	if (moved('clearedBefore') || words.inEntries <= (now.clearedBefore ?? -Infinity)) return 'short-term';
-	return null;
+	if (now.privacyLevel === PrivacyLevel.FULL && now.erasedBefore !== undefined) return 'everything';
+	if (Math.min(words.inEntries, words.inTurn) <= erased) return 'everything';
+	return words.inEntries <= (now.clearedBefore ?? -Infinity) ? 'short-term' : null;
 }

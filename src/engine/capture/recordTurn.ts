@@ -18,8 +18,7 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 		(entry.role === 'user' || entry.role === 'persona') && entry.authorId && entry.authorId !== turn.userId ? [entry.authorId] : []
 	);
 	const memberIds = [turn.userId, ...new Set(others)];
-	const used = await parts.settings.manyUsers(memberIds);
-	const [requester, ...authors] = used;
+	const [requester, ...authors] = await parts.settings.manyUsers(memberIds);
 	// The level the host passed wins over the stored one.
 	const level = turn.privacyLevel ?? requester!.privacyLevel;
 	if (level === PrivacyLevel.FULL) {
@@ -49,6 +48,6 @@ export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: num
 		entries.push(...written.entries);
 	}
 	const messages = [...history, ...replies.flatMap((persona) => persona.messages)];
-	await forgetWhatErasuresMissed(parts, { liveKeys, entries, messages, used: new Map(memberIds.map((id, at) => [id, used[at]!])) }, now);
+	await forgetWhatErasuresMissed(parts, { liveKeys, entries, messages }, now);
 	return { written: true, keys };
 }

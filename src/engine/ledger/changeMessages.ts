@@ -64,15 +64,20 @@ export async function changeMessages(parts: LedgerParts, change: MessagesChange,
 	const { result } = changed;
 	// Archives first: they hold the persona's replies to a deleted message even once those left every window.
 	const repliesGone = new Set<string>();
-	for (const key of archiveKeys) {
+	const revise = async (key: string, how: ArchiveRevision) => {
 		// Capture appends under the archive's head lock.
-		const revised = await store.lock.run(Keys.archiveHead(key), () => reviseArchive(parts.archive, key, revision));
+		const revised = await store.lock.run(Keys.archiveHead(key), () => reviseArchive(parts.archive, key, how));
 		result.archivedMessagesRemoved += revised.removed.length;
 		result.archivedMessagesEdited += revised.edited;
-		for (const message of revised.removed)
-			if (!revision.deleted.has(message.id) && !revision.dropped.has(message.id)) repliesGone.add(message.id);
+		for (const message of revised.removed) if (!how.deleted.has(message.id) && !how.dropped.has(message.id)) repliesGone.add(message.id);
+	};
+	for (const key of archiveKeys) await revise(key, revision);
+	if (repliesGone.size > 0) {
+		await markForgotten(parts, channel, [...repliesGone], now, until);
+		// Another persona's turn may have archived a reply as plain history (it names no message it answered): found by id.
+		const replies: ArchiveRevision = { deleted: new Set(repliesGone), dropped: new Set(), texts: new Map() };
+		for (const key of archiveKeys) await revise(key, replies);
 	}
-	if (repliesGone.size > 0) await markForgotten(parts, channel, [...repliesGone], now, until);
 	const everything: ArchiveRevision = { ...revision, deleted: new Set([...revision.deleted, ...repliesGone]) };
 	for (const key of entryKeys) {
 		await store.lock.run(key, async () => {

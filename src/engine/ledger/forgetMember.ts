@@ -39,19 +39,22 @@ export async function forgetMember(
 		summariesDropped: own.summariesDropped
 	};
 	for (const [key, related] of await withRelated(parts, userId, scopes.shared)) {
-		// The archive's head lock too, on an erasure: capture appends under it.
-		await parts.store.lock.runAll([key, ...(everything ? [Keys.archiveHead(key)] : []), ...related], async () => {
+		// The archive's head lock too: capture appends under it.
+		await parts.store.lock.runAll([key, Keys.archiveHead(key), ...related], async () => {
 			const stripped = await strip(parts, key, userId, everything, now, replies);
 			result.messagesRemoved += stripped.removed;
 			if (stripped.summaryDropped) result.summariesDropped++;
 			for (const other of related) if ((await strip(parts, other, userId, everything, now, replies)).summaryDropped) result.summariesDropped++;
-			if (!everything) return;
-			result.archivedMessagesRemoved += await removeFromArchive(
+			// The archive names every reply to their turns, also those whose every short-term copy is a plain one another persona's
+			// history carried (found by id below); clearing short-term memory takes those replies, and keeps their own messages.
+			const archived = await removeFromArchive(
 				parts.archive,
 				key,
-				(message) => carriesWordsOf(message, userId),
+				(message) => carriesWordsOf(message, userId) && (everything || message.role === 'persona'),
 				(removed) => replies.note(liveScopeChannel(key)!, removed)
 			);
+			if (!everything) return;
+			result.archivedMessagesRemoved += archived;
 			// Under the scope's lock, so a turn captured after the erasure's barrier is listed again, never lost.
 			await parts.authors.remove(userId, [key]);
 		});

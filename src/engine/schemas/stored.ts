@@ -154,7 +154,12 @@ export const ArchiveHeadSchema = z.object({
 	/** Bumped when messages are removed, so every process drops its cached index. */
 	epoch: z.number(),
 	/** The oldest chunk still stored: the sweep deletes expired chunks from the front. Absent (0) in heads written before the sweep. */
-	first: z.number().int().min(0).optional()
+	first: z.number().int().min(0).optional(),
+	/**
+	 * Messages an edit took out (new text unknown, so their markers went too) while persona replies to them stay here: a
+	 * deletion of one of them reads the archive even without its marker, to take the replies. The newest 256.
+	 */
+	editedAway: z.array(z.string()).optional().catch(undefined)
 });
 
 export type ArchiveHead = z.output<typeof ArchiveHeadSchema>;

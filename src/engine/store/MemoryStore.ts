@@ -92,6 +92,11 @@ export class MemoryStore {
 		return unwrap(key, envelope, this.sealer, this.noteDamage) as T | undefined;
 	}
 
+	/** The envelope under `key` as keyv reads it: unchecked, still sealed. */
+	public envelope(key: string): Promise<Envelope | undefined> {
+		return this.call(`get ${key}`, () => this.keyv.get<Envelope>(key));
+	}
+
 	/**
 	 * The value under `key`, and whether a row was there that could not be used (see DamagedValues): erasure
 	 * deletes such a row, which may hold anything.

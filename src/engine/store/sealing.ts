@@ -17,7 +17,14 @@ export interface ResealResult {
  */
 export async function checkSeal(store: MemoryStore): Promise<void> {
 	const key = Keys.sealCheck();
-	const envelope = await store.keyv.get<Envelope>(key);
+	// A store that does not answer now (a host's Keyv is not pinged at start-up) is checked at the next start: its outage is
+	// told by the store's health, and a value sealed with a key not configured still rejects when read.
+	let envelope: Envelope | undefined;
+	try {
+		envelope = await store.envelope(key);
+	} catch {
+		return;
+	}
 	const sealed = typeof envelope?.s === 'string' ? envelope.s : null;
 	if (sealed === null) {
 		if (store.sealer) await store.set(key, { sealed: true });
