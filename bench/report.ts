@@ -3,7 +3,17 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { count, mib, ms, percent, table, times } from './format';
 import type { BenchPlan } from './options';
-import type { BackendLatencyResult, BenchResults, EncryptionResult, MachineInfo, NaiveRow, ScaleResult, StorageRow, TargetCheck } from './results';
+import type {
+	BackendLatencyResult,
+	BenchResults,
+	EncryptionResult,
+	MachineInfo,
+	NaiveRow,
+	ScaleResult,
+	SessionResult,
+	StorageRow,
+	TargetCheck
+} from './results';
 
 export function machineInfo(): MachineInfo {
 	const cpuList = cpus();
@@ -137,6 +147,28 @@ export function renderEncryption(results: EncryptionResult[], plan: BenchPlan): 
 			`recordTurn: the last ${count(encryption.recordSamples)} turns; ctx: ${count(encryption.contextSamples)} contexts after ` +
 				`${count(encryption.warmupContexts)} warming up.`,
 			`Sealed: every value goes through AES-256-GCM (node:crypto) on its way to the store and back; × is sealed / plain at p50.`
+		]
+	);
+}
+
+/** The `/session` operations on the slow store: calls and time, per member size, side by side. */
+export function renderSession(session: SessionResult): string {
+	const operations = session.sizes[0]?.operations.map((operation) => operation.operation) ?? [];
+	const rows = operations.map((name) => [
+		name,
+		...session.sizes.flatMap((size) => {
+			const found = size.operations.find((operation) => operation.operation === name);
+			return found ? [count(found.calls), ms(found.ms)] : ['—', '—'];
+		})
+	]);
+	return table(
+		`1d. /session operations on a store answering every call ${session.delayMs} ms later: store calls and time (ms)`,
+		['operation', ...session.sizes.flatMap((size) => [`calls, ${count(size.memberTurns)} turns`, 'ms'])],
+		rows,
+		[
+			`A member of N turns over 12 channels of 3 servers, another member's turn before each of hers; each operation on a fresh`,
+			`copy of the seeded SQLite store, wrapped so that every call waits ${session.delayMs} ms (tools/slow-store), as a managed store a few`,
+			`milliseconds away does. wipe-channel and purge server take one of her channels and its server.`
 		]
 	);
 }

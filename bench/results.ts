@@ -57,6 +57,19 @@ export interface EncryptionResult {
 	sealed?: { recordTurn: LatencySummary; buildContext: LatencySummary };
 }
 
+/** One `/session` operation on the slow store: its store calls and how long it took. */
+export interface SessionOperationResult {
+	operation: string;
+	calls: number;
+	ms: number;
+}
+
+/** The `/session` operations for members of each size (bench/sections/session.ts). */
+export interface SessionResult {
+	delayMs: number;
+	sizes: { memberTurns: number; operations: SessionOperationResult[] }[];
+}
+
 export interface BackendLatencyResult {
 	backend: BackendName;
 	skipped?: string;
@@ -193,11 +206,12 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'scale' | 'memory' | 'recall'>;
+	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'scale' | 'memory' | 'recall'>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
 	encryption?: EncryptionResult[];
+	session?: SessionResult;
 	scale?: ScaleResult;
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];

@@ -16,6 +16,7 @@ import {
 	renderNaive,
 	renderRecall,
 	renderScale,
+	renderSession,
 	renderTargets,
 	storageRows,
 	writeJson
@@ -23,6 +24,7 @@ import {
 import type { BenchResults } from './results';
 import { runEncryption } from './sections/encryption';
 import { runLatency } from './sections/latency';
+import { runSession } from './sections/session';
 import { runMemory } from './sections/memory';
 import { runRecall } from './sections/recall';
 import { runScale } from './sections/scale';
@@ -47,13 +49,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, encryption, scale, memory, recall } = plan;
+	const { latency, encryption, session, scale, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, encryption, scale, memory, recall },
+		parameters: { latency, encryption, session, scale, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -92,6 +94,10 @@ async function main(): Promise<number> {
 		for (const failed of results.encryption?.filter((result) => result.error) ?? [])
 			results.errors.push({ section: `encryption (${failed.backend})`, error: failed.error! });
 		if (results.encryption) print(renderEncryption(results.encryption, plan));
+	}
+	if (wants('session')) {
+		results.session = await section('session', () => runSession(plan));
+		if (results.session) print(renderSession(results.session));
 	}
 	if (wants('scale')) {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));

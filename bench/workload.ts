@@ -1,3 +1,4 @@
+import type Keyv from 'keyv';
 // The engine's own modules, not the package's entry: that one loads discord.js and Sapphire too, which a bot
 // loads anyway and which would count in the memory section's figure (some 38 MiB).
 import type { MemoryConfig } from '../src/engine';
@@ -162,7 +163,10 @@ export function messagesIn(turn: MemoryTurn): number {
 	return turn.history.length + turn.responses.length;
 }
 
-/** Opens an engine for the bench: no background sweep, the workload's clock, no settings from the environment. */
-export function openEngine(storeUrl: string, clock: BenchClock, config: Partial<MemoryConfig> = {}): Promise<MemoryEngine> {
-	return Engine.open({ storeUrl, env: {}, config: { sweepIntervalMinutes: 0, ...config }, now: clock.now, logger: engineLogger });
+/**
+ * Opens an engine for the bench: no background sweep, the workload's clock, no settings from the environment; on `keyv`
+ * when given (a store wrapped to measure it), else on `storeUrl`.
+ */
+export function openEngine(storeUrl: string, clock: BenchClock, config: Partial<MemoryConfig> = {}, keyv?: Keyv): Promise<MemoryEngine> {
+	return Engine.open({ storeUrl, keyv, env: {}, config: { sweepIntervalMinutes: 0, ...config }, now: clock.now, logger: engineLogger });
 }

@@ -30,6 +30,7 @@ import type {
 	UserProfile,
 	UserSettings
 } from '../../src/engine/schemas';
+import { ArchiveMarker } from '../../src/engine/schemas';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
@@ -489,6 +490,8 @@ interface ArchiveKeys {
 	tombstones?: Tombstones;
 	chunks: Map<number, StoredMessage[]>;
 	markers: Set<string>;
+	/** Markers of messages an edit took out (see ArchiveMarker). */
+	editedAway: Set<string>;
 }
 
 /**
@@ -507,7 +510,8 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 	const { values } = store;
 	const problems = [...store.problems];
 	const archives = new Map<string, ArchiveKeys>();
-	const archiveOf = (scope: string) => archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set() }).get(scope)!;
+	const archiveOf = (scope: string) =>
+		archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set(), editedAway: new Set() }).get(scope)!;
 	const registered = new Map<string, Set<string>>();
 	for (let bucket = 0; bucket < REGISTRY_BUCKETS; bucket++) {
 		for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
@@ -523,8 +527,10 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			const keys = archiveOf(scope!);
 			if (part === 'head') keys.head = value as ArchiveHead;
 			else if (part === 'tombstones') keys.tombstones = value as Tombstones;
-			else if (chunk === undefined) keys.markers.add(marker!);
-			else keys.chunks.set(Number(chunk), value as StoredMessage[]);
+			else if (chunk === undefined) {
+				keys.markers.add(marker!);
+				if (value === ArchiveMarker.editedAway) keys.editedAway.add(marker!);
+			} else keys.chunks.set(Number(chunk), value as StoredMessage[]);
 		} else if (key.startsWith('shortterm:')) {
 			entries.set(key, value as ShortTermEntry);
 		} else if (key.startsWith('index:') && !key.startsWith('index:author:')) {
@@ -554,6 +560,7 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			if (ids.has(message.id)) problems.push(`${scope}: message ${message.id} archived twice`);
 			ids.add(message.id);
 			if (!archive.markers.has(message.id)) problems.push(`${scope}: message ${message.id} archived without its marker`);
+			if (archive.editedAway.has(message.id)) problems.push(`${scope}: message ${message.id} archived, its marker saying it was edited away`);
 		}
 		for (const id of archive.markers)
 			if (!ids.has(id) && !(id in (archive.tombstones ?? {})))

@@ -4,7 +4,7 @@ import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import { ScopeIndex } from './ScopeIndex';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { ArchiveHead, StoredMessage } from '../schemas';
+import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
 export const ARCHIVE_CHUNK_SIZE = 64;
@@ -137,7 +137,10 @@ export class Archive {
 		const values = read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
 		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
-		const fresh = unique.filter((message, index) => markers[index] === undefined && !leaveOut?.(message));
+		// A message an edit took out is archived again, with its new text (see ArchiveMarker).
+		const fresh = unique.filter(
+			(message, index) => (markers[index] ?? ArchiveMarker.editedAway) === ArchiveMarker.editedAway && !leaveOut?.(message)
+		);
 		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;
@@ -156,8 +159,8 @@ export class Archive {
 			current.push(message);
 		}
 		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
-		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: 1, ttlMs });
-		const nextHead: ArchiveHead = { ...head, chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
+		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.archived, ttlMs });
+		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process

@@ -48,7 +48,7 @@ export async function removeFromArchive(
 	const chunks: StoredMessage[][] = [];
 	for (let at = 0; at < kept.length; at += ARCHIVE_CHUNK_SIZE) chunks.push(kept.slice(at, at + ARCHIVE_CHUNK_SIZE));
 	await archive.store.setMany(chunks.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
-	await archive.store.set(headKey, { ...head, chunks: first + chunks.length, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
+	await archive.store.set(headKey, { chunks: first + chunks.length, count: head.count, epoch: head.epoch + 1, first } satisfies ArchiveHead, ttlMs);
 	await archive.store.delete(keys.slice(chunks.length));
 	return gone.length;
 }

@@ -1,4 +1,4 @@
-import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
+import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { replyFingerprint } from '../privacy/voices';
 import { Keys } from '../store/keys';
 import { type Archive, chunkKeys } from './Archive';
@@ -46,12 +46,10 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		...unknown[]
 	];
 	const unchanged: RevisedArchive = { removed: [], edited: 0 };
-	// The replies to a deleted message are archived after it: no marker of it, no reply to it either, unless an edit took the
-	// message out and left its replies (see ArchiveHead.editedAway). A reply forgotten by its text (`~…`, see
-	// replyFingerprint) has no marker to look for.
+	// The replies to a deleted message are archived after it: no marker of it, no reply to it either (an edit that took it
+	// out left one, see ArchiveMarker). A reply forgotten by its text (`~…`, see replyFingerprint) has no marker to look for.
 	const byText = ids.some((id) => id.startsWith('~'));
-	const editedAway = new Set(head?.editedAway);
-	if (!head || (!byText && markers.every((marker) => marker === undefined) && !ids.some((id) => editedAway.has(id)))) return unchanged;
+	if (!head || (!byText && markers.every((marker) => marker === undefined))) return unchanged;
 
 	const keys = chunkKeys(scopeKey, head);
 	const chunks = await archive.store.getMany<StoredMessage[]>(keys);
@@ -71,34 +69,26 @@ export async function reviseArchive(archive: Archive, scopeKey: string, revision
 		});
 		writes.push({ key: keys[index]!, value: revised, ttlMs: archive.keyTtlMs });
 	});
-	const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
-	const deleted = result.removed.filter((message) => !revision.dropped.has(message.id));
-	// An edit that takes a message out leaves the replies to it: a later deletion of it must still find them here.
-	const replied = new Set(chunks.flatMap((chunk) => chunk ?? []).flatMap((message) => (message.role === 'persona' && message.replyTo) || []));
-	const nextEditedAway = [
-		...[...editedAway].filter((id) => !revision.deleted.has(id)),
-		...dropped.flatMap((message) => (replied.has(message.id) ? [message.id] : []))
-	];
-	if (writes.length === 0 && nextEditedAway.length === editedAway.size) return unchanged;
+	// A deleted message an edit took out before: its marker becomes its tombstone.
+	const buried = ids.filter((id, index) => markers[index] === ArchiveMarker.editedAway && revision.deleted.has(id));
+	if (writes.length === 0 && buried.length === 0) return unchanged;
 
 	archive.forgetCached(scopeKey);
-	if (deleted.length > 0)
+	const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
+	const deleted = result.removed.filter((message) => !revision.dropped.has(message.id));
+	// Listed for the sweep, which deletes each marker once past retention: the tombstones, and the markers of messages edited away.
+	const listed = [...deleted, ...dropped];
+	if (listed.length > 0)
 		await archive.store.update<Tombstones>(Keys.archiveTombstones(scopeKey), (current) => ({
-			value: { ...current, ...Object.fromEntries(deleted.map((message) => [message.id, message.ts])) },
+			value: { ...current, ...Object.fromEntries(listed.map((message) => [message.id, message.ts])) },
 			ttlMs: archive.keyTtlMs
 		}));
+	const ttlMs = archive.keyTtlMs;
 	await archive.store.setMany([
 		...writes,
-		{
-			key: headKey,
-			value: {
-				...head,
-				epoch: head.epoch + 1,
-				editedAway: nextEditedAway.length > 0 ? nextEditedAway.slice(-256) : undefined
-			} satisfies ArchiveHead,
-			ttlMs: archive.keyTtlMs
-		}
+		...dropped.map((message) => ({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
+		...buried.map((id) => ({ key: Keys.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
+		{ key: headKey, value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
 	]);
-	if (dropped.length > 0) await archive.store.delete(dropped.map((message) => Keys.archiveMarker(scopeKey, message.id)));
 	return result;
 }

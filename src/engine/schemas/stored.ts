@@ -154,13 +154,16 @@ export const ArchiveHeadSchema = z.object({
 	/** Bumped when messages are removed, so every process drops its cached index. */
 	epoch: z.number(),
 	/** The oldest chunk still stored: the sweep deletes expired chunks from the front. Absent (0) in heads written before the sweep. */
-	first: z.number().int().min(0).optional(),
-	/**
-	 * Messages an edit took out (new text unknown, so their markers went too) while persona replies to them stay here: a
-	 * deletion of one of them reads the archive even without its marker, to take the replies. The newest 256.
-	 */
-	editedAway: z.array(z.string()).optional().catch(undefined)
+	first: z.number().int().min(0).optional()
 });
+
+/**
+ * What an archive's marker (`archive:<scope>:seen:<id>`) says of its message: archived there, or archived and taken out
+ * since (deleted, or erased: the marker is then its tombstone, so no later turn archives it again); or archived, then
+ * taken out by an edit whose new text is not known, so the next turn that carries it archives it again, while the
+ * persona's replies to it stay and a later deletion of it must still find them.
+ */
+export const ArchiveMarker = { archived: 1, editedAway: 2 } as const;
 
 export type ArchiveHead = z.output<typeof ArchiveHeadSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
 	ArchiveChunkSchema,
 	ArchiveHeadSchema,
+	ArchiveMarker,
 	AuthorListingsSchema,
 	ChannelArchiveListingsSchema,
 	EVERY_CHANNEL,
@@ -29,9 +30,9 @@ import { isPlainChunk, isPlainEntry, isPlainListings } from './plainValues';
  * that cannot be read make them FULL, a server's make every channel private.
  */
 
-/** An archive's marker (`archive:<scope>:seen:<id>`, value 1) may look like any archive key, since a message id may hold ":". */
+/** An archive's marker (`archive:<scope>:seen:<id>`, see ArchiveMarker) may look like any archive key, since a message id may hold ":". */
 function orMarker(shape: z.ZodType) {
-	return z.union([z.literal(1), shape]);
+	return z.union([z.literal(ArchiveMarker.archived), z.literal(ArchiveMarker.editedAway), shape]);
 }
 
 /** Key patterns; the first that matches gives the shape, and for the shapes read on every reply a check at a glance (plainValues.ts). */
