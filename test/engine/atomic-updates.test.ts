@@ -40,4 +40,40 @@ describe.each(backends)('updates of one key from two processes at once, on $name
 			cleanup();
 		}
 	});
+
+	it('WHEN each updates the same 20 keys at once, many per call THEN no change is lost, and deletions and creations land', async (context) => {
+		if (backend.skipReason) context.skip(backend.skipReason);
+		const { storeUrl, namespace, cleanup } = backend.url();
+		const stores = [await MemoryStore.open({ storeUrl, namespace }), await MemoryStore.open({ storeUrl, namespace })];
+		const keys = Array.from({ length: 20 }, (_, index) => `registry:servers:${index}`);
+		try {
+			await Promise.all(
+				stores.map((store, side) =>
+					Promise.all(
+						Array.from({ length: 30 }, (_, round) =>
+							store.updateMany<Record<string, 1>>(keys, (_key, current) => ({ value: { ...current, [`${side}-${round}`]: 1 } }))
+						)
+					)
+				)
+			);
+			const everyId = Array.from({ length: 2 }, (_, side) => Array.from({ length: 30 }, (_, round) => `${side}-${round}`))
+				.flat()
+				.sort();
+			for (const stored of await stores[0]!.getMany<Record<string, 1>>(keys)) expect(Object.keys(stored!).sort()).toEqual(everyId);
+
+			// One call deletes half the keys, leaves one as it is, and creates a new one.
+			await stores[1]!.updateMany<Record<string, 1>>([...keys.slice(0, 10), keys[10]!, 'registry:servers:99'], (key, current) => {
+				if (key === keys[10]) return null;
+				return current ? 'delete' : { value: { created: 1 } };
+			});
+			const after = await stores[0]!.getMany<Record<string, 1>>([...keys, 'registry:servers:99']);
+			expect(after.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => undefined));
+			expect(Object.keys(after[10]!).length).toBe(60);
+			expect(after[20]).toEqual({ created: 1 });
+		} finally {
+			await stores[0]!.keyv.clear();
+			for (const store of stores) await store.close();
+			cleanup();
+		}
+	});
 });

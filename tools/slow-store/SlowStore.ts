@@ -1,5 +1,17 @@
 /** The Keyv store calls a {@link slowStore} delays and counts: every call that reaches the storage. */
-const STORE_CALLS = new Set(['get', 'getMany', 'set', 'setMany', 'delete', 'deleteMany', 'has', 'hasMany', 'clear', 'compareAndSet']);
+const STORE_CALLS = new Set([
+	'get',
+	'getMany',
+	'set',
+	'setMany',
+	'delete',
+	'deleteMany',
+	'has',
+	'hasMany',
+	'clear',
+	'compareAndSet',
+	'compareAndSetMany'
+]);
 
 /** What a slow store reports: its calls so far, by method, and the delay it adds to each. */
 export interface SlowStoreControl {

@@ -4,7 +4,7 @@ import { entryLifetimeMs } from './entries';
 import { DM_SERVER_ID, Keys } from '../store/keys';
 import { keptPastExpiryMs } from '../store/grace';
 import type { Registry } from '../store/Registry';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
 import type { Listings, ScopeListing, ShortTermEntry } from '../schemas';
 import { fnv1a } from '../store/fnv1a';
 
@@ -92,53 +92,59 @@ export class ScopeDirectory {
 				byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), listing]);
 			});
 		}
-		await Promise.all(
-			[...byDirectory].map(async ([directoryKey, listings]) => {
-				const merge = () =>
-					this.store.update<Listings>(directoryKey, (current) => {
-						const next: Listings = {};
-						// An expired listing stays a while: it is how the sweep finds the entry to delete.
-						for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
-						// A listing read back late never replaces a newer one.
-						for (const listing of listings)
-							if ((next[listing.key]?.lastUpdated ?? -Infinity) <= listing.lastUpdated) next[listing.key] = listing;
-						const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
-						return { value: next, ttlMs: Math.max(1, longest + grace - now) };
-					});
-				const [kind, id] = owners.get(directoryKey)!;
-				// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
-				await this.registry?.note(kind, id);
-				const stored = await merge();
-				// What the directory now holds, which may be a newer listing than ours (a concurrent turn's, without the
-				// slack of a steady one): merges run one at a time in store order, and so do these notes.
-				for (const { key } of listings) {
-					const kept = stored?.[key];
-					if (kept) this.noteWritten(kind, kept);
-					else this.written.delete(key);
-				}
-				// A user's directory is written by every shard process the user talks through: read back until it holds ours.
-				if (kind === 'users')
-					void this.store.readBack.confirm<Listings>(
-						directoryKey,
-						(stored) => listings.every((listing) => (stored?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated),
-						merge
-					);
-				// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
-				await this.registry?.note(kind, id);
-			})
-		);
+		if (byDirectory.size === 0) return;
+		const merge = (directoryKey: string, current: Listings | undefined): UpdateResult<Listings> => {
+			const next: Listings = {};
+			// An expired listing stays a while: it is how the sweep finds the entry to delete.
+			for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
+			// A listing read back late never replaces a newer one.
+			for (const listing of byDirectory.get(directoryKey)!)
+				if ((next[listing.key]?.lastUpdated ?? -Infinity) <= listing.lastUpdated) next[listing.key] = listing;
+			const longest = Math.max(...Object.values(next).map((value) => value.expiresAt));
+			return { value: next, ttlMs: Math.max(1, longest + grace - now) };
+		};
+		const directories = [...byDirectory.keys()];
+		// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
+		await Promise.all(directories.map((directory) => this.registry?.note(...owners.get(directory)!)));
+		// Every directory in one round trip.
+		const stored = await this.store.updateMany<Listings>(directories, merge);
+		directories.forEach((directoryKey, index) => {
+			const [kind] = owners.get(directoryKey)!;
+			const listings = byDirectory.get(directoryKey)!;
+			// What the directory now holds, which may be a newer listing than ours (a concurrent turn's, without the
+			// slack of a steady one): merges run one at a time in store order, and so do these notes.
+			for (const { key } of listings) {
+				const kept = stored[index]?.[key];
+				if (kept) this.noteWritten(kind, kept);
+				else this.written.delete(key);
+			}
+			// A user's directory is written by every shard process the user talks through: read back until it holds ours.
+			if (kind === 'users')
+				void this.store.readBack.confirm<Listings>(
+					directoryKey,
+					(held) => listings.every((listing) => (held?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated),
+					() => this.store.update<Listings>(directoryKey, (current) => merge(directoryKey, current))
+				);
+		});
+		// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
+		await Promise.all(directories.map((directory) => this.registry?.note(...owners.get(directory)!)));
 	}
 
 	/** Removes listings, e.g. after their entries were deleted. */
 	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
+		await this.forgetMany(new Map([[directoryKey, keys]]));
+	}
+
+	/** Removes listings from several directories (directory key → entry keys), in one round trip. */
+	public async forgetMany(byDirectory: ReadonlyMap<string, readonly string[]>): Promise<void> {
 		// From every directory: the next turn of such an entry writes its listings again.
-		for (const key of keys) this.written.delete(key);
+		for (const keys of byDirectory.values()) for (const key of keys) this.written.delete(key);
 		// A listing read back after this must not come back.
-		await this.store.readBack.settled(directoryKey);
-		await this.store.update<Listings>(directoryKey, (current) => {
+		await Promise.all([...byDirectory.keys()].map((directoryKey) => this.store.readBack.settled(directoryKey)));
+		await this.store.updateMany<Listings>([...byDirectory.keys()], (directoryKey, current) => {
 			if (!current) return null;
 			const next = { ...current };
-			for (const key of keys) delete next[key];
+			for (const key of byDirectory.get(directoryKey)!) delete next[key];
 			return { value: next };
 		});
 	}

@@ -3,6 +3,7 @@ import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, releaseConnection, type SqliteDriver, storageKind } from './backends';
 import { type AtomicAdapter, isAtomicAdapter, type RowChange, type StoredRow } from './compareAndSet';
+import { updateRows } from './updateRows';
 import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
 import { type Envelope, openedData, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
@@ -11,9 +12,6 @@ import type { Sealer } from './Sealer';
 import { SocketErrors } from './SocketErrors';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
-
-/** How many times {@link MemoryStore.update} tries its compare-and-set while other processes write the same key. */
-const MAX_UPDATE_ATTEMPTS = 100;
 
 /** How long a call to a server store may take before it fails as unavailable. */
 export const DEFAULT_STORE_TIMEOUT_MS = 2000;
@@ -180,25 +178,42 @@ export class MemoryStore {
 	 * `decide` runs again, so no process's change is lost. Only on the stores the engine opens (see compareAndSet.ts).
 	 */
 	public async updateRow<R>(key: string, decide: (row: StoredRow | undefined) => RowChange<R>): Promise<R> {
+		return (await this.updateRows([key], (_, row) => decide(row)))[0]!;
+	}
+
+	/**
+	 * {@link updateRow} of several keys (each named once) in one read and one compare-and-set round trip, where the
+	 * adapter can; the keys another process wrote in between are read and decided again. Resolves with each key's result.
+	 */
+	public async updateRows<R>(keys: readonly string[], decide: (key: string, row: StoredRow | undefined) => RowChange<R>): Promise<R[]> {
 		const adapter = this.atomic;
 		if (!adapter) throw new MemoryError('INVALID_CONFIG', 'This needs a store opened from its URL (sqlite://, redis:// or postgres://).');
-		const storeKey = this.storeKey(key);
-		for (let attempt = 1; ; attempt++) {
-			const raw = (await this.call(`get ${key}`, () => adapter.get(storeKey))) as string | undefined;
-			const stored = raw === undefined ? undefined : await this.keyv.deserializeData<Envelope>(raw);
-			// An expired row reads as missing, as keyv reads it.
-			const live = stored && !(typeof stored.expires === 'number' && Date.now() > stored.expires) ? stored : undefined;
-			const { row, result } = decide(live && { envelope: live.value, expires: typeof live.expires === 'number' ? live.expires : undefined });
-			if (row === null || (row === 'delete' && raw === undefined)) return result;
-			const written = row === 'delete' ? undefined : ((await this.keyv.serializeData({ value: row.envelope, expires: row.expires })) as string);
-			const ttlMs = row === 'delete' || row.expires === undefined ? undefined : Math.max(1, row.expires - Date.now());
-			if (await this.call(`update ${key}`, () => adapter.compareAndSet(storeKey, raw, written, ttlMs))) return result;
-			if (attempt === MAX_UPDATE_ATTEMPTS) {
-				throw storeError(`update ${key}`, new Error(`another process wrote the key ${MAX_UPDATE_ATTEMPTS} times while this one changed it`));
-			}
-			// Written meanwhile by another process: read again, after a pause that keeps two retrying processes apart.
-			await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 5));
-		}
+		return updateRows(
+			{ adapter, keyv: this.keyv, call: (operation, task) => this.call(operation, task), storeKey: (key) => this.storeKey(key) },
+			keys,
+			decide
+		);
+	}
+
+	/**
+	 * {@link update} of several keys (each named once) at once: on the stores the engine opens, one read and one
+	 * compare-and-set round trip for all of them (see {@link updateRows}), serialised with every other update of those keys
+	 * in this process. `change` gets each key and its value, and may run more than once for a key. Resolves with each
+	 * key's value as written (or left), in the order of `keys`.
+	 */
+	public async updateMany<T>(
+		keys: readonly string[],
+		change: (key: string, current: T | undefined) => UpdateResult<T>
+	): Promise<(T | undefined)[]> {
+		const unique = [...new Set(keys)];
+		if (unique.length === 0) return [];
+		const written = this.atomic
+			? await this.lock.runAll(unique, () =>
+					this.updateRows(unique, (key, row) => this.decided(key, row, (current: T | undefined) => change(key, current)))
+				)
+			: await Promise.all(unique.map((key) => this.update<T>(key, (current) => change(key, current))));
+		const byKey = new Map(unique.map((key, index) => [key, written[index]]));
+		return keys.map((key) => byKey.get(key));
 	}
 
 	/** Every key of the namespace with its stored envelope as keyv reads it (still sealed): a scan of the whole namespace. */
@@ -217,14 +232,17 @@ export class MemoryStore {
 	 * compare-and-set. `change` may run more than once.
 	 */
 	private updateAtomically<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
-		return this.updateRow<T | undefined>(key, (row) => {
-			const current = unwrap(key, row?.envelope, this.sealer, this.noteDamage) as T | undefined;
-			const next = change(current);
-			if (next === null) return { row: null, result: current };
-			if (next === 'delete') return { row: 'delete', result: undefined };
-			const expires = next.ttlMs === undefined ? undefined : Date.now() + next.ttlMs;
-			return { row: { envelope: wrap(key, next.value, this.sealer), expires }, result: next.value };
-		});
+		return this.updateRow<T | undefined>(key, (row) => this.decided(key, row, change));
+	}
+
+	/** What {@link update}'s `change` decides for the row of `key`, as {@link updateRows} writes it. */
+	private decided<T>(key: string, row: StoredRow | undefined, change: (current: T | undefined) => UpdateResult<T>): RowChange<T | undefined> {
+		const current = unwrap(key, row?.envelope, this.sealer, this.noteDamage) as T | undefined;
+		const next = change(current);
+		if (next === null) return { row: null, result: current };
+		if (next === 'delete') return { row: 'delete', result: undefined };
+		const expires = next.ttlMs === undefined ? undefined : Date.now() + next.ttlMs;
+		return { row: { envelope: wrap(key, next.value, this.sealer), expires }, result: next.value };
 	}
 
 	private readonly noteDamage = (key: string, reason: DamageReason) => this.damaged.noted(key, reason);
@@ -244,32 +262,9 @@ export class MemoryStore {
 		return key.startsWith(`${this.namespace}:`) ? key : `${this.namespace}:${key}`;
 	}
 
-	/**
-	 * One adapter call, failing with a `MemoryError`. It fails as `STORE_UNAVAILABLE` after the store's
-	 * timeout, so that a server that stopped answering (frozen, or cut off without a reset) never holds a
-	 * reply; and its outcome tells the store's health.
-	 */
-	private async call<T>(operation: string, task: () => Promise<T>): Promise<T> {
-		const call = this.health.begin();
-		let timer: NodeJS.Timeout | undefined;
-		const deadline =
-			this.timeoutMs === null
-				? []
-				: [
-						new Promise<never>((_, reject) => {
-							const message = `Memory store did not answer ${operation} within ${this.timeoutMs} ms.`;
-							timer = setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', message)), this.timeoutMs!);
-						})
-					];
-		try {
-			const result = await Promise.race([task(), ...deadline]);
-			this.health.succeeded(call);
-			return result;
-		} catch (error) {
-			throw this.health.failed(call, storeError(operation, error));
-		} finally {
-			clearTimeout(timer);
-		}
+	/** One adapter call, timed and told to the store's health (see {@link StoreHealth.call}). */
+	private call<T>(operation: string, task: () => Promise<T>): Promise<T> {
+		return this.health.call(operation, task, this.timeoutMs);
 	}
 
 	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */

@@ -1,5 +1,5 @@
 import KeyvPostgres from '@keyv/postgres';
-import type { CompareAndSet } from './compareAndSet';
+import type { CompareAndSet, CompareAndSetMany } from './compareAndSet';
 
 /**
  * @keyv/postgres, with the {@link CompareAndSet} its read-modify-writes need to be atomic across shard processes:
@@ -19,6 +19,38 @@ export class PostgresAdapter extends KeyvPostgres {
 					? await this.query(`DELETE FROM ${table} WHERE key = $1 AND value = $2 RETURNING key`, [key, expected])
 					: await this.query(`UPDATE ${table} SET value = $3 WHERE key = $1 AND value = $2 RETURNING key`, [key, expected, next]);
 		return rows.length === 1;
+	};
+
+	/**
+	 * See {@link CompareAndSetMany}: one statement, whose parts each change their own rows (every key once), so it applies
+	 * atomically as the single-key statements do.
+	 */
+	public readonly compareAndSetMany: CompareAndSetMany = async (writes) => {
+		if (writes.length === 0) return [];
+		const table = `${quote(this.opts.schema as string)}.${quote(this.opts.table as string)}`;
+		const rows = await this.query(
+			`WITH input AS (
+				SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[]) AS change(key, expected, next)
+			), updated AS (
+				UPDATE ${table} AS row SET value = input.next FROM input
+				WHERE row.key = input.key AND input.expected IS NOT NULL AND input.next IS NOT NULL AND row.value = input.expected
+				RETURNING row.key
+			), deleted AS (
+				DELETE FROM ${table} AS row USING input
+				WHERE row.key = input.key AND input.expected IS NOT NULL AND input.next IS NULL AND row.value = input.expected
+				RETURNING row.key
+			), inserted AS (
+				INSERT INTO ${table} (key, value) SELECT key, next FROM input WHERE expected IS NULL AND next IS NOT NULL
+				ON CONFLICT (key) DO NOTHING RETURNING key
+			), absent AS (
+				SELECT input.key FROM input WHERE input.expected IS NULL AND input.next IS NULL
+				AND NOT EXISTS (SELECT 1 FROM ${table} AS row WHERE row.key = input.key)
+			)
+			SELECT key FROM updated UNION ALL SELECT key FROM deleted UNION ALL SELECT key FROM inserted UNION ALL SELECT key FROM absent`,
+			[writes.map(({ key }) => key), writes.map(({ expected }) => expected ?? null), writes.map(({ next }) => next ?? null)]
+		);
+		const landed = new Set((rows as { key: string }[]).map((row) => row.key));
+		return writes.map(({ key }) => landed.has(key));
 	};
 }
 

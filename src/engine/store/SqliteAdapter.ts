@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
-import type { CompareAndSet } from './compareAndSet';
+import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -127,13 +127,10 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	/** See {@link CompareAndSet}: one statement inside the write transaction, which SQLite runs alone across every process. */
-	public readonly compareAndSet: CompareAndSet = async (key, expected, next) =>
-		this.enqueue(() => {
-			if (expected === undefined)
-				return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, next).changes === 1;
-			if (next === undefined) return this.statements.deleteIf.run(key, expected).changes === 1;
-			return this.statements.replaceIf.run(next, key, expected).changes === 1;
-		});
+	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => this.enqueue(() => this.writeIf({ key, expected, next }));
+
+	/** See {@link CompareAndSetMany}: every change in the same write transaction. */
+	public readonly compareAndSetMany: CompareAndSetMany = async (writes) => this.enqueue(() => writes.map((write) => this.writeIf(write)));
 
 	/**
 	 * Copies the write-ahead log into the database and truncates it to nothing, once the writes queued so far
@@ -164,6 +161,13 @@ export class SqliteAdapter extends EventEmitter {
 		// Writes still queued land first.
 		if (this.queue.length > 0) this.commitQueue();
 		if (this.db.open) this.db.close();
+	}
+
+	private writeIf({ key, expected, next }: ConditionalWrite): boolean {
+		if (expected === undefined)
+			return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, next).changes === 1;
+		if (next === undefined) return this.statements.deleteIf.run(key, expected).changes === 1;
+		return this.statements.replaceIf.run(next, key, expected).changes === 1;
 	}
 
 	/**

@@ -1,4 +1,4 @@
-import type { MemoryError } from '../errors';
+import { MemoryError, storeError } from '../errors';
 
 /** Whether the store can be reached, and what its outages cost: `memory.stats().store`. */
 export interface StoreHealthCounters {
@@ -36,6 +36,34 @@ export class StoreHealth {
 	}
 
 	/** Numbers a call as it starts. */
+	/**
+	 * One adapter call, failing with a `MemoryError`. It fails as `STORE_UNAVAILABLE` after `timeoutMs` (none: null), so
+	 * that a server that stopped answering (frozen, or cut off without a reset) never holds a reply; and its outcome tells
+	 * the store's health.
+	 */
+	public async call<T>(operation: string, task: () => Promise<T>, timeoutMs: number | null): Promise<T> {
+		const call = this.begin();
+		let timer: NodeJS.Timeout | undefined;
+		const deadline =
+			timeoutMs === null
+				? []
+				: [
+						new Promise<never>((_, reject) => {
+							const message = `Memory store did not answer ${operation} within ${timeoutMs} ms.`;
+							timer = setTimeout(() => reject(new MemoryError('STORE_UNAVAILABLE', message)), timeoutMs);
+						})
+					];
+		try {
+			const result = await Promise.race([task(), ...deadline]);
+			this.succeeded(call);
+			return result;
+		} catch (error) {
+			throw this.failed(call, storeError(operation, error));
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
 	public begin(): number {
 		return ++this.started;
 	}

@@ -8,11 +8,29 @@ import type { Envelope } from './envelope';
  */
 export type CompareAndSet = (key: string, expected: string | undefined, next: string | undefined, ttlMs?: number) => Promise<boolean>;
 
+/** One change of {@link CompareAndSetMany}: as {@link CompareAndSet}'s arguments. */
+export interface ConditionalWrite {
+	key: string;
+	expected: string | undefined;
+	next: string | undefined;
+	ttlMs?: number;
+}
+
+/**
+ * {@link CompareAndSet} of several keys (each named once) in one round trip: each change lands only while its row still
+ * holds what it expects, independently of the others. Resolves with whether each landed, in order.
+ */
+export type CompareAndSetMany = (writes: readonly ConditionalWrite[]) => Promise<boolean[]>;
+
 /** An adapter that offers {@link CompareAndSet}: the SQLite, Redis and PostgreSQL stores the engine opens. */
 export interface AtomicAdapter {
 	/** The row as the adapter stores it, undefined when there is none. */
 	get(key: string): Promise<unknown>;
+	/** The rows as the adapter stores them, in one round trip. */
+	getMany?(keys: string[]): Promise<unknown[]>;
 	compareAndSet: CompareAndSet;
+	/** Where the backend can: many keys in one round trip (the engine's SQLite, Redis and PostgreSQL stores). */
+	compareAndSetMany?: CompareAndSetMany;
 }
 
 export function isAtomicAdapter(adapter: unknown): adapter is AtomicAdapter {
