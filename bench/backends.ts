@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { likeEscape } from '../src/engine/store/SqliteAdapter';
 import { redact } from '../src/engine/store/backends';
+import type { MemoryConfig } from '../src/engine';
 import type { BackendName } from './options';
 
 /** A fresh, empty store for one measurement, and what the bench needs around the engine. */
@@ -12,6 +13,8 @@ export interface BenchStore {
 	storeUrl: string;
 	/** The engine's `storeNamespace`: unique per store, so a shared Redis or PostgreSQL keeps other data apart. */
 	namespace: string;
+	/** Settings the backend needs besides its URL (the SQLite driver). */
+	config: Partial<MemoryConfig>;
 	/**
 	 * What the store occupies now, in bytes: the SQLite file and its WAL; the whole `memory` table on
 	 * PostgreSQL (`pg_total_relation_size`); the whole server's `used_memory` on Redis. Compare two readings.
@@ -45,6 +48,8 @@ export async function prepareStore(backend: BackendName): Promise<PreparedStore>
 	switch (backend) {
 		case 'sqlite':
 			return { store: sqliteStore() };
+		case 'keyv-sqlite':
+			return { store: { ...sqliteStore(), backend, config: { sqliteDriver: '@keyv/sqlite' } } };
 		case 'redis':
 			return redisStore(redisUrl());
 		case 'postgres':
@@ -59,6 +64,7 @@ export function sqliteStore(): BenchStore {
 		backend: 'sqlite',
 		storeUrl: `sqlite://${path}`,
 		namespace: 'memory',
+		config: {},
 		/* eslint-disable @typescript-eslint/require-await -- a failing stat or removal must reject: callers `.catch` the promise */
 		sizeBytes: async () => sqliteFileBytes(path),
 		dispose: async () => rmSync(directory, { recursive: true, force: true })
@@ -91,6 +97,7 @@ async function redisStore(url: string): Promise<PreparedStore> {
 			backend: 'redis',
 			storeUrl: url,
 			namespace,
+			config: {},
 			async sizeBytes() {
 				const used = /^used_memory:(\d+)/m.exec(await client.info('memory'));
 				return used ? Number(used[1]) : null;
@@ -132,6 +139,7 @@ async function postgresStore(url: string): Promise<PreparedStore> {
 			backend: 'postgres',
 			storeUrl: url,
 			namespace,
+			config: {},
 			async sizeBytes() {
 				const { rows } = await pool.query<{ bytes: string }>(`SELECT COALESCE(pg_total_relation_size(to_regclass($1)), 0)::text AS bytes`, [
 					POSTGRES_TABLE

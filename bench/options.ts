@@ -2,7 +2,8 @@
 export const SECTIONS = ['latency', 'encryption', 'session', 'scale', 'naive', 'memory', 'recall'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
-export const BACKENDS = ['sqlite', 'redis', 'postgres'] as const;
+/** `keyv-sqlite`: the same SQLite file through @keyv/sqlite (`MEMORY_SQLITE_DRIVER`), next to the default store. */
+export const BACKENDS = ['sqlite', 'keyv-sqlite', 'redis', 'postgres'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 /** What one run measures, and at which scale. */

@@ -2,14 +2,12 @@ import { InteractionHandler, InteractionHandlerTypes } from '@sapphire/framework
 import { type ButtonInteraction, MessageFlags } from 'discord.js';
 import { PrivacyLevel } from '../src/engine';
 import { reportMemoryError } from '../src/plugin/report';
+import { SessionText } from '../src/plugin/SessionText';
 import { type ConfirmButton, parseConfirmButton } from './session/confirm';
-import { EXPLAINED } from './session/privacy';
+import { levelExplained, levelName } from './session/privacy';
 
-/** What each confirmation names when it is cancelled or has expired. */
-const COMMAND: Record<ConfirmButton['kind'], string> = {
-	'clear-all': '/session clear scope:all',
-	'privacy-full': '/session privacy level:full'
-};
+/** What each confirmation names when it has expired: the command to run again. */
+const AGAIN: Record<ConfirmButton['kind'], string> = { 'clear-all': 'clear scope:all', 'privacy-full': 'privacy level:full' };
 
 /**
  * The buttons of `/session clear scope:all` and `/session privacy level:full`, which both erase everything
@@ -26,49 +24,44 @@ export class PluginInteractionHandler extends InteractionHandler {
 	}
 
 	public async run(interaction: ButtonInteraction, button: ConfirmButton): Promise<void> {
+		const text = new SessionText(interaction.locale);
 		if (interaction.user.id !== button.userId) {
-			await interaction.reply({ content: 'This confirmation belongs to someone else.', flags: MessageFlags.Ephemeral });
+			await interaction.reply({ content: text.get('confirm.notYours'), flags: MessageFlags.Ephemeral });
 			return;
 		}
 		if (button.action === 'cancel') {
-			await interaction.update({ content: 'Cancelled: nothing was deleted or changed.', components: [] });
+			await interaction.update({ content: text.get('confirm.cancelled'), components: [] });
 			return;
 		}
 		if (Date.now() > button.expiresAt) {
-			await interaction.update({
-				content: `This confirmation expired: nothing was deleted or changed. Run \`${COMMAND[button.kind]}\` again.`,
-				components: []
-			});
+			const again = `/${SessionText.commandName()} ${AGAIN[button.kind]}`;
+			await interaction.update({ content: text.get('confirm.expired', { again }), components: [] });
 			return;
 		}
 		try {
-			await interaction.update({ content: await this.confirmed(button), components: [] });
+			await interaction.update({ content: await this.confirmed(button, text), components: [] });
 		} catch (error) {
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
-			await interaction
-				.update({ content: 'Memory is unavailable right now; nothing was deleted. Try again in a moment.', components: [] })
-				.catch(() => undefined);
+			await interaction.update({ content: text.get('confirm.unavailable'), components: [] }).catch(() => undefined);
 		}
 	}
 
 	/** Does what the button confirms; resolves with the answer. */
-	private async confirmed(button: ConfirmButton): Promise<string> {
+	private async confirmed(button: ConfirmButton, text: SessionText): Promise<string> {
 		const { memory } = this.container;
 		if (button.kind === 'clear-all') {
-			const erased = await memory.clearAll(button.userId);
-			return `Done: everything memory held about you is gone (${describe(erased)}).`;
+			const { entriesDeleted, messagesRemoved, archivedMessagesRemoved, summariesDropped, topicsDeleted } = await memory.clearAll(
+				button.userId
+			);
+			return text.get('confirm.clearAllDone', { entriesDeleted, messagesRemoved, archivedMessagesRemoved, summariesDropped, topicsDeleted });
 		}
 		const settings = await memory.setUserSettings(button.userId, {
 			privacyLevel: PrivacyLevel.FULL,
 			...(button.crossServer === undefined ? {} : { crossServerOptIn: button.crossServer })
 		});
-		return `Done: everything memory held about you is gone, and your privacy level is **full**: ${EXPLAINED[settings.privacyLevel]}.`;
+		return text.get('confirm.privacyFullDone', {
+			level: levelName(settings.privacyLevel, text),
+			explained: levelExplained(settings.privacyLevel, text)
+		});
 	}
-}
-
-function describe(counts: object): string {
-	return Object.entries(counts)
-		.filter(([, value]) => typeof value === 'number')
-		.map(([key, value]) => `${key.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${value}`)
-		.join(', ');
 }

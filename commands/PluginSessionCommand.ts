@@ -1,7 +1,15 @@
 import { Command } from '@sapphire/framework';
-import { ChannelType, type AutocompleteInteraction, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
+import {
+	type APIApplicationCommandOptionChoice,
+	type AutocompleteInteraction,
+	type ChatInputCommandInteraction,
+	PermissionFlagsBits,
+	type SharedNameAndDescription
+} from 'discord.js';
 import { resolvedPrivacyLevel } from '../src/plugin/privacy';
 import { reportMemoryError } from '../src/plugin/report';
+import { SessionText } from '../src/plugin/SessionText';
+import { SESSION_STRINGS, type SessionStringKey } from '../src/plugin/sessionStrings';
 import { runClear } from './session/clear';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';
@@ -16,67 +24,50 @@ import { runWipeChannel, WIPEABLE_CHANNEL_TYPES } from './session/wipe';
 export class PluginCommand extends Command {
 	public constructor(context: Command.LoaderContext, options: Command.Options) {
 		// The piece keeps its Plugin… name so it never collides with the host's pieces; Discord sees `/session`.
-		super(context, { ...options, description: 'See and manage what this bot remembers about you' });
+		super(context, { ...options, description: SESSION_STRINGS['command.description'] });
 	}
 
 	public override registerApplicationCommands(registry: Command.Registry): void {
 		const guildIds = this.container.client.options.memory?.commandGuildIds ?? [];
+		const english = new SessionText(null);
 		registry.registerChatInputCommand(
 			(builder) =>
 				builder
-					.setName('session')
-					.setDescription('See and manage what this bot remembers about you')
-					.addSubcommand((sub) => sub.setName('status').setDescription('What is remembered about you, and for how long'))
+					.setName(SessionText.commandName())
+					.setDescription(english.get('command.description'))
+					.setDescriptionLocalizations(SessionText.localizations('command.description'))
+					.addSubcommand((sub) => localized(sub, 'status'))
 					.addSubcommand((sub) =>
-						sub
-							.setName('clear')
-							.setDescription('Forget your recent conversations, or everything about you')
-							.addStringOption((option) =>
-								option
-									.setName('scope')
-									.setDescription('What to forget')
-									.addChoices({ name: 'recent conversations', value: 'short-term' }, { name: 'everything about me', value: 'all' })
+						localized(sub, 'clear').addStringOption((option) =>
+							localized(option, 'clear.scope').addChoices(
+								choice('clear.scope.shortTerm', 'short-term'),
+								choice('clear.scope.all', 'all')
 							)
+						)
 					)
-					.addSubcommand((sub) => sub.setName('profile').setDescription('Your stored profile and topic notes'))
+					.addSubcommand((sub) => localized(sub, 'profile'))
 					.addSubcommand((sub) =>
-						sub
-							.setName('forget')
-							.setDescription('Delete one of your topic notes')
-							.addStringOption((option) =>
-								option.setName('topic').setDescription('The topic').setRequired(true).setAutocomplete(true).setMaxLength(100)
-							)
+						localized(sub, 'forget').addStringOption((option) =>
+							localized(option, 'forget.topic').setRequired(true).setAutocomplete(true).setMaxLength(100)
+						)
 					)
-					.addSubcommand((sub) => sub.setName('export').setDescription('Download everything stored about you as JSON'))
+					.addSubcommand((sub) => localized(sub, 'export'))
 					.addSubcommand((sub) =>
-						sub
-							.setName('privacy')
-							.setDescription('Choose what is remembered about you')
+						localized(sub, 'privacy')
 							.addStringOption((option) =>
-								option
-									.setName('level')
-									.setDescription('minimal: everything; partial: no profile; full: nothing at all')
-									.addChoices(
-										{ name: 'minimal', value: 'minimal' },
-										{ name: 'partial', value: 'partial' },
-										{ name: 'full', value: 'full' }
-									)
+								localized(option, 'privacy.level').addChoices(
+									choice('privacy.level.minimal', 'minimal'),
+									choice('privacy.level.partial', 'partial'),
+									choice('privacy.level.full', 'full')
+								)
 							)
-							.addBooleanOption((option) =>
-								option.setName('cross_server').setDescription('Let personas recall what you said in other servers and DMs')
-							)
+							.addBooleanOption((option) => localized(option, 'privacy.crossServer'))
 					)
-					.addSubcommand((sub) => sub.setName('help').setDescription('How memory works here'))
+					.addSubcommand((sub) => localized(sub, 'help'))
 					.addSubcommand((sub) =>
-						sub
-							.setName('wipe-channel')
-							.setDescription('Moderators: forget everything remembered in a channel')
-							.addChannelOption((option) =>
-								option
-									.setName('channel')
-									.setDescription('The channel (this one by default)')
-									.addChannelTypes(...WIPEABLE_CHANNEL_TYPES)
-							)
+						localized(sub, 'wipe').addChannelOption((option) =>
+							localized(option, 'wipe.channel').addChannelTypes(...WIPEABLE_CHANNEL_TYPES)
+						)
 					),
 			guildIds.length > 0 ? { guildIds } : {}
 		);
@@ -86,42 +77,40 @@ export class PluginCommand extends Command {
 		const { memory } = this.container;
 		const options = this.container.client.options.memory ?? {};
 		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
+		const text = new SessionText(interaction.locale);
 		try {
 			switch (interaction.options.getSubcommand(false)) {
 				case 'status':
 					// A host resolver decides the level: sync it first, so the answer shows the level in force.
 					await resolvedPrivacyLevel(interaction.user.id);
-					return await runStatus(interaction, memory, { moderatorPermission });
+					return await runStatus(interaction, memory, text, { moderatorPermission });
 				case 'clear':
-					return await runClear(interaction, memory, options.confirmationTimeoutMs ?? 60_000);
+					return await runClear(interaction, memory, text, options.confirmationTimeoutMs ?? 60_000);
 				case 'profile':
-					return await runProfile(interaction, memory);
+					return await runProfile(interaction, memory, text);
 				case 'forget':
-					return await runForget(interaction, memory);
+					return await runForget(interaction, memory, text);
 				case 'export':
-					return await runExport(interaction, memory);
+					return await runExport(interaction, memory, text);
 				case 'privacy':
-					return await runPrivacy(interaction, memory, {
+					return await runPrivacy(interaction, memory, text, {
 						hostLevel: await resolvedPrivacyLevel(interaction.user.id),
 						timeoutMs: options.confirmationTimeoutMs ?? 60_000
 					});
 				case 'wipe-channel':
-					return await runWipeChannel(interaction, memory, moderatorPermission);
+					return await runWipeChannel(interaction, memory, text, moderatorPermission);
 				case 'help':
-					return await runHelp(interaction);
+					return await runHelp(interaction, text);
 				default:
-					return await answer(interaction, 'Unknown subcommand. Try `/session help`.');
+					return await answer(interaction, text.get('reply.unknownSubcommand'));
 			}
 		} catch (error) {
 			// A member's malformed options are explained to them; they say nothing about memory.
-			const malformed = malformedOptions(error);
+			const malformed = malformedOptions(error, text);
 			if (malformed) return void (await answer(interaction, malformed).catch(() => undefined));
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
-			await answer(
-				interaction,
-				invalid ? (error as Error).message : 'Memory is unavailable right now; nothing was changed. Try again in a moment.'
-			).catch(() => undefined);
+			await answer(interaction, invalid ? (error as Error).message : text.get('reply.unavailable')).catch(() => undefined);
 		}
 	}
 
@@ -137,4 +126,39 @@ export class PluginCommand extends Command {
 			await interaction.respond([]).catch(() => undefined);
 		}
 	}
+}
+
+/** The parts of the command whose name and description are localized. */
+type Localizable =
+	| 'status'
+	| 'clear'
+	| 'clear.scope'
+	| 'profile'
+	| 'forget'
+	| 'forget.topic'
+	| 'export'
+	| 'privacy'
+	| 'privacy.level'
+	| 'privacy.crossServer'
+	| 'help'
+	| 'wipe'
+	| 'wipe.channel';
+
+/**
+ * A subcommand's or option's name and description with their localizations. The name Discord sends back is always the
+ * English one, which the command dispatches on; the member sees the localized one.
+ */
+function localized<Builder extends SharedNameAndDescription>(builder: Builder, part: Localizable): Builder {
+	const name = `${part}.name` as SessionStringKey;
+	const description = `${part}.description` as SessionStringKey;
+	return builder
+		.setName(SESSION_STRINGS[name])
+		.setNameLocalizations(SessionText.localizations(name))
+		.setDescription(new SessionText(null).get(description))
+		.setDescriptionLocalizations(SessionText.localizations(description));
+}
+
+/** A choice, its name localized. */
+function choice(key: SessionStringKey, value: string): APIApplicationCommandOptionChoice<string> {
+	return { name: new SessionText(null).get(key), name_localizations: SessionText.localizations(key), value };
 }

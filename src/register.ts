@@ -3,10 +3,11 @@ import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
 import { MemoryEvents } from './plugin/events';
-import { MemoryEngine } from './engine/MemoryEngine';
+import { MemoryEngine } from './engine';
 import { registerMemoryMetrics } from './ops/prometheus';
-// The root entry holds the module augmentation (ClientOptions.memory, Container.memory): its types come with this entry.
-import './index';
+// The root entry holds the module augmentation (ClientOptions.memory, Container.memory): its types come with this entry
+// (a type-only import, so the bundle does not move the root entry's code into a shared chunk).
+import type {} from './index';
 
 /** Takes each client's engine out of the Prometheus registry when the client is destroyed. */
 const unregisterMetrics = new WeakMap<SapphireClient, () => void>();

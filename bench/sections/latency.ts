@@ -46,7 +46,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 	const { backend } = store;
 	const workload = new ChatWorkload(new ChatCorpus(101));
 	const channel = channelOf(0, 0);
-	const options = { storeNamespace: store.namespace };
+	const options = { storeNamespace: store.namespace, ...store.config };
 	let engine = await openEngine(store.storeUrl, workload.clock, options);
 	try {
 		const sizeBefore = await store.sizeBytes();

@@ -36,6 +36,7 @@ export function storageGrowth(beforeBytes: number | null, afterBytes: number | n
 /** What each backend's size reading is. */
 export const STORAGE_MEASURES = {
 	sqlite: 'SQLite file + WAL',
+	'keyv-sqlite': 'SQLite file + WAL',
 	redis: 'Redis INFO used_memory delta (whole server)',
 	postgres: "pg_total_relation_size('memory') delta (whole table)"
 } as const;

@@ -1,4 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import type { SessionText } from '../../src/plugin/SessionText';
 
 /** What a confirmation button confirms: `/session clear scope:all`, or `/session privacy level:full` (which erases everything too). */
 export type ConfirmKind = 'clear-all' | 'privacy-full';
@@ -34,20 +35,19 @@ export function parseConfirmButton(customId: string): ConfirmButton | null {
 }
 
 /** The two buttons under a question: the red one does it, the grey one cancels. */
-export function confirmRow(button: Omit<ConfirmButton, 'action'>, confirmLabel: string): ActionRowBuilder<ButtonBuilder> {
+export function confirmRow(
+	button: Omit<ConfirmButton, 'action'>,
+	text: SessionText,
+	confirmLabel: 'clear.confirmButton' | 'privacy.confirmFullButton'
+): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
 		new ButtonBuilder()
 			.setCustomId(confirmButtonId({ ...button, action: 'confirm' }))
-			.setLabel(confirmLabel)
+			.setLabel(text.get(confirmLabel))
 			.setStyle(ButtonStyle.Danger),
 		new ButtonBuilder()
 			.setCustomId(confirmButtonId({ ...button, action: 'cancel' }))
-			.setLabel('Cancel')
+			.setLabel(text.get('confirm.cancelButton'))
 			.setStyle(ButtonStyle.Secondary)
 	);
 }
-
-/** What an erasure removes, as the confirmation question and the answers say it. */
-export const ERASES_EVERYTHING =
-	'recent conversations, the messages you wrote and the personas’ replies to them (in every channel’s memory and archive), ' +
-	'summaries built from them, your profile and topic notes';

@@ -1,14 +1,19 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
 import { PrivacyLevel } from '../../src/engine';
-import { confirmRow, ERASES_EVERYTHING } from './confirm';
+import type { SessionText } from '../../src/plugin/SessionText';
+import { confirmRow } from './confirm';
 import { answer } from './reply';
 
-export const EXPLAINED: Record<PrivacyLevel, string> = {
-	[PrivacyLevel.MINIMAL]: 'conversations are remembered, and so are a profile and topic notes about you',
-	[PrivacyLevel.PARTIAL]: 'conversations are remembered, but no profile or topic notes about you',
-	[PrivacyLevel.FULL]: 'you are invisible: nothing you say is remembered, and your messages are left out of everyone’s memory'
-};
+/** A privacy level's name as the member reads it (`minimal`, `partial`, `full` in English). */
+export function levelName(level: PrivacyLevel, text: SessionText): string {
+	return text.get(`privacy.level.${PrivacyLevel[level]!.toLowerCase() as 'minimal' | 'partial' | 'full'}`);
+}
+
+/** What a privacy level means for the member. */
+export function levelExplained(level: PrivacyLevel, text: SessionText): string {
+	return text.get(`privacy.explained.${PrivacyLevel[level]!.toLowerCase() as 'minimal' | 'partial' | 'full'}`);
+}
 
 /**
  * `/session privacy [level] [cross_server]`: shows or changes the member's privacy; `full` erases everything
@@ -18,6 +23,7 @@ export const EXPLAINED: Record<PrivacyLevel, string> = {
 export async function runPrivacy(
 	interaction: ChatInputCommandInteraction,
 	memory: MemoryEngine,
+	text: SessionText,
 	options: { hostLevel?: PrivacyLevel; timeoutMs: number }
 ): Promise<void> {
 	const { hostLevel, timeoutMs } = options;
@@ -25,27 +31,22 @@ export async function runPrivacy(
 	const crossServer = interaction.options.getBoolean('cross_server');
 	const parsed = level === null ? undefined : PrivacyLevel[level.toUpperCase() as keyof typeof PrivacyLevel];
 	if (level !== null && parsed === undefined) {
-		await answer(interaction, `Unknown privacy level "${level.slice(0, 40)}". Choose minimal, partial or full.`);
+		await answer(interaction, text.get('privacy.unknownLevel', { level: level.slice(0, 40) }));
 		return;
 	}
 	if (hostLevel !== undefined && parsed !== undefined && parsed !== hostLevel) {
-		await answer(
-			interaction,
-			`This bot sets your privacy level itself: it is **${PrivacyLevel[hostLevel]!.toLowerCase()}**: ${EXPLAINED[hostLevel]}. Nothing ` +
-				`was changed; ask the bot’s owners how to change it.`
-		);
+		await answer(interaction, text.get('privacy.hostDecides', { level: levelName(hostLevel, text), explained: levelExplained(hostLevel, text) }));
 		return;
 	}
 	if (parsed === PrivacyLevel.FULL) {
 		const expiresAt = Date.now() + timeoutMs;
 		await answer(interaction, {
-			content:
-				`Choosing **full** makes you invisible to memory from now on, and first deletes everything it holds about you: ` +
-				`${ERASES_EVERYTHING}. It cannot be undone. The buttons expire <t:${Math.floor(expiresAt / 1000)}:R>.`,
+			content: text.get('privacy.confirmFull', { erases: text.get('erasesEverything'), expires: `<t:${Math.floor(expiresAt / 1000)}:R>` }),
 			components: [
 				confirmRow(
 					{ kind: 'privacy-full', userId: interaction.user.id, expiresAt, ...(crossServer === null ? {} : { crossServer }) },
-					'Forget everything and go full'
+					text,
+					'privacy.confirmFullButton'
 				)
 			]
 		});
@@ -55,11 +56,13 @@ export async function runPrivacy(
 		parsed === undefined && crossServer === null
 			? await memory.getUserSettings(interaction.user.id)
 			: await memory.setUserSettings(interaction.user.id, { privacyLevel: parsed, crossServerOptIn: crossServer ?? undefined });
-	const name = PrivacyLevel[settings.privacyLevel]!.toLowerCase();
 	await answer(
 		interaction,
-		`Privacy level: **${name}**: ${EXPLAINED[settings.privacyLevel]}.\nCross-server memory: **${settings.crossServerOptIn ? 'on' : 'off'}**${
-			settings.crossServerOptIn ? ' (personas may recall what you said in other servers and DMs)' : ''
-		}.`
+		text.get('privacy.current', {
+			level: levelName(settings.privacyLevel, text),
+			explained: levelExplained(settings.privacyLevel, text),
+			crossServer: text.get(settings.crossServerOptIn ? 'privacy.on' : 'privacy.off'),
+			crossServerExplained: settings.crossServerOptIn ? text.get('privacy.crossServerExplained') : ''
+		})
 	);
 }

@@ -1,32 +1,32 @@
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
+import type { SessionText } from '../../src/plugin/SessionText';
 import { answer } from './reply';
 
 /** `/session profile`: the member's stored profile and topic notes. */
-export async function runProfile(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+export async function runProfile(interaction: ChatInputCommandInteraction, memory: MemoryEngine, text: SessionText): Promise<void> {
 	const [profile, topics] = await Promise.all([memory.getProfile(interaction.user.id), memory.listTopics(interaction.user.id)]);
 	if (!profile && topics.length === 0) {
-		await answer(interaction, 'No profile or topic notes are stored about you.');
+		await answer(interaction, text.get('profile.nothing'));
 		return;
 	}
-	const lines = ['**Your profile**'];
+	const lines = [text.get('profile.heading')];
 	for (const [key, value] of Object.entries(profile?.preferences ?? {})) lines.push(`• ${key}: ${value}`);
 	for (const note of profile?.notes ?? []) lines.push(`• ${note}`);
-	if (profile?.tags.length) lines.push(`Tags: ${profile.tags.join(', ')}`);
-	if (topics.length > 0)
-		lines.push('', '**Topic notes** (remove one with `/session forget`)', ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));
+	if (profile?.tags.length) lines.push(text.get('profile.tags', { tags: profile.tags.join(', ') }));
+	if (topics.length > 0) lines.push('', text.get('profile.topicsHeading'), ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));
 	await answer(interaction, truncate(lines.join('\n')));
 }
 
 /** `/session forget <topic>`: deletes one of the member's topic notes. */
-export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryEngine): Promise<void> {
+export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryEngine, text: SessionText): Promise<void> {
 	const topic = interaction.options.getString('topic', true).trim();
 	if (topic.length === 0 || topic.length > 100) {
-		await answer(interaction, 'Name a topic from the list (start typing to see yours).');
+		await answer(interaction, text.get('forget.nameOne'));
 		return;
 	}
 	const forgotten = await memory.forgetTopic(interaction.user.id, topic);
-	await answer(interaction, forgotten ? `Forgot the topic \`${topic}\`.` : `You have no topic \`${topic}\`. \`/session profile\` lists yours.`);
+	await answer(interaction, text.get(forgotten ? 'forget.done' : 'forget.unknown', { topic }));
 }
 
 /** Autocomplete of `/session forget`: only the member's own topics. */

@@ -1,4 +1,5 @@
 import { type ChatInputCommandInteraction, type InteractionReplyOptions, MessageFlags } from 'discord.js';
+import type { SessionText } from '../../src/plugin/SessionText';
 
 /** Every `/session` answer is ephemeral: only the member who asked sees their memory. */
 export function ephemeral(options: string | Omit<InteractionReplyOptions, 'flags'>): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
@@ -13,10 +14,10 @@ export async function answer(interaction: ChatInputCommandInteraction, options: 
 }
 
 /** Hours and minutes left, for TTLs. */
-export function duration(ms: number): string {
-	if (ms <= 0) return 'expired';
+export function duration(ms: number, text: SessionText): string {
+	if (ms <= 0) return text.get('duration.expired');
 	const minutes = Math.round(ms / 60_000);
-	if (minutes < 60) return `${minutes} min`;
+	if (minutes < 60) return text.get('duration.minutes', { minutes });
 	const hours = Math.floor(minutes / 60);
-	return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+	return minutes % 60 === 0 ? text.get('duration.hours', { hours }) : text.get('duration.hoursMinutes', { hours, minutes: minutes % 60 });
 }

@@ -1,7 +1,8 @@
 import { type ChatInputCommandInteraction, type PermissionResolvable, PermissionsBitField } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
-import { PrivacyLevel } from '../../src/engine';
+import type { SessionText } from '../../src/plugin/SessionText';
 import { botWideLine } from './botWide';
+import { levelName } from './privacy';
 import { answer, duration } from './reply';
 
 /** Options of {@link runStatus}. */
@@ -16,6 +17,7 @@ export interface StatusOptions {
 export async function runStatus(
 	interaction: ChatInputCommandInteraction,
 	memory: MemoryEngine,
+	text: SessionText,
 	{ personaId, moderatorPermission }: StatusOptions = {}
 ): Promise<void> {
 	const status = await memory.status(interaction.user.id, {
@@ -23,23 +25,32 @@ export async function runStatus(
 		channelId: interaction.channelId,
 		...(personaId === undefined ? {} : { personaId })
 	});
+	const { current, ttl } = status;
 	const lines = [
-		'**Your memory**',
-		`Privacy level: **${PrivacyLevel[status.privacyLevel]!.toLowerCase()}**${status.crossServerOptIn ? ' · cross-server memory on' : ''}`,
-		`Short-term conversations: ${status.shortTermEntries} · archived messages you wrote: ${status.archivedMessages}`,
-		`Profile: ${status.hasProfile ? 'yes' : 'none'} · topic notes: ${status.topics}`,
-		status.current
-			? `This channel: ${status.current.messages} recent messages${status.current.hasSummary ? ' and a summary' : ''}, forgotten in ` +
-				`${duration(status.current.expiresInMs)}`
-			: 'This channel: nothing remembered right now',
-		`Storage: ${status.storage} · recent messages kept ${status.ttl.shortTermHours} h, summaries ${status.ttl.summaryHours} h, archive ` +
-			`${status.ttl.archiveDays} days`
+		text.get('status.heading'),
+		text.get('status.privacy', { level: levelName(status.privacyLevel, text) }) +
+			(status.crossServerOptIn ? text.get('status.crossServerOn') : ''),
+		text.get('status.counts', { entries: status.shortTermEntries, archived: status.archivedMessages }),
+		text.get('status.profile', { profile: text.get(status.hasProfile ? 'status.yes' : 'status.none'), topics: status.topics }),
+		current
+			? text.get('status.channel', {
+					messages: current.messages,
+					summary: current.hasSummary ? text.get('status.channelSummary') : '',
+					expiresIn: duration(current.expiresInMs, text)
+				})
+			: text.get('status.channelEmpty'),
+		text.get('status.storage', {
+			storage: status.storage,
+			shortTermHours: ttl.shortTermHours,
+			summaryHours: ttl.summaryHours,
+			archiveDays: ttl.archiveDays
+		})
 	];
 	// Only in a server, where Discord tells the member's permissions: a DM has no moderators.
 	const moderator =
 		moderatorPermission !== undefined &&
 		interaction.inGuild() &&
 		interaction.memberPermissions?.has(new PermissionsBitField(moderatorPermission));
-	if (moderator) lines.push(botWideLine(memory.stats()));
+	if (moderator) lines.push(botWideLine(memory.stats(), text));
 	await answer(interaction, lines.join('\n'));
 }

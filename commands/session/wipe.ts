@@ -1,5 +1,6 @@
 import { ChannelType, type ChatInputCommandInteraction, type PermissionResolvable, PermissionsBitField } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
+import type { SessionText } from '../../src/plugin/SessionText';
 import { answer } from './reply';
 
 /** The channels `/session wipe-channel` takes: those a persona talks in. */
@@ -14,24 +15,25 @@ export const WIPEABLE_CHANNEL_TYPES = [
 export async function runWipeChannel(
 	interaction: ChatInputCommandInteraction,
 	memory: MemoryEngine,
+	text: SessionText,
 	permission: PermissionResolvable
 ): Promise<void> {
 	if (!interaction.inGuild() || !interaction.guildId) {
-		await answer(interaction, 'Channel memory can only be wiped in a server.');
+		await answer(interaction, text.get('wipe.onlyInServer'));
 		return;
 	}
 	const picked = interaction.options.getChannel('channel');
 	// A channel Discord did not resolve must never fall back to this one: that would wipe the wrong channel.
 	if (!picked && interaction.options.get('channel')) {
-		await answer(interaction, 'I cannot see that channel. Pick one from the list; nothing was wiped.');
+		await answer(interaction, text.get('wipe.unseen'));
 		return;
 	}
 	if (picked && 'guildId' in picked && picked.guildId && picked.guildId !== interaction.guildId) {
-		await answer(interaction, `<#${picked.id}> is not in this server; nothing was wiped.`);
+		await answer(interaction, text.get('wipe.otherServer', { channel: picked.id }));
 		return;
 	}
 	if (picked && !(WIPEABLE_CHANNEL_TYPES as readonly ChannelType[]).includes(picked.type)) {
-		await answer(interaction, `Only text and announcement channels and threads hold memory; <#${picked.id}> is not one, so nothing was wiped.`);
+		await answer(interaction, text.get('wipe.wrongType', { channel: picked.id }));
 		return;
 	}
 	const channel = picked ?? interaction.channel;
@@ -42,9 +44,9 @@ export async function runWipeChannel(
 			? interaction.member.permissionsIn(channelId)
 			: interaction.memberPermissions;
 	if (!granted?.has(needed)) {
-		await answer(interaction, `Only moderators (${needed.toArray().join(', ')}) can wipe a channel’s memory.`);
+		await answer(interaction, text.get('wipe.moderatorsOnly', { permissions: needed.toArray().join(', ') }));
 		return;
 	}
 	const wiped = await memory.wipeChannel(interaction.guildId, channelId);
-	await answer(interaction, `Forgot <#${channelId}>: ${wiped.entriesDeleted} conversations and ${wiped.messagesDeleted} archived messages.`);
+	await answer(interaction, text.get('wipe.done', { channel: channelId, entries: wiped.entriesDeleted, messages: wiped.messagesDeleted }));
 }

@@ -43,6 +43,10 @@ async function main(): Promise<void> {
 			'sapphire-plugin-memory demo',
 			`fake Discord on ${fake.restUrl.replace(/\/api$/, '')}; the example bot (examples/persona-bot) logged in with the plugin`,
 			`memory: SQLite file ${relative(process.cwd(), file)} (recreated at each run); persona Sol; replies from a deterministic stand-in LLM`,
+			// The demo deletes its store at each run: it never touches the one a bot of yours uses.
+			...(process.env.MEMORY_STORE_URL
+				? [`MEMORY_STORE_URL is set, and left alone: the demo uses only its own file, ${relative(process.cwd(), file)}`]
+				: []),
 			'members Maya, Theo and Jun on Demo Server (#general, #trips and its thread #porto-plans) and in a DM'
 		]);
 		await playScript(new DemoDriver(fake, client, narrator, NAMES), narrator);

@@ -24,6 +24,7 @@ import { Sealer } from './store/Sealer';
 import { checkSeal } from './store/sealing';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
 import { SummaryWriter } from './summaries/SummaryWriter';
+import { unknownSettings, unknownSettingWarning } from './unknownSettings';
 
 const DAY = 86_400_000;
 
@@ -151,17 +152,19 @@ export class EngineParts {
 
 	/** Resolves the configuration, opens the store and wires the parts. */
 	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
+		const logger = options.logger ?? console;
+		// Before the settings are read: a misspelt variable may be why a setting is refused or a default used.
+		for (const unknown of unknownSettings(options.env ?? process.env)) logger.warn(unknownSettingWarning(unknown));
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous } = config;
+		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
 		const sealer = Sealer.fromConfig(config);
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sealer });
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
 		try {
 			await checkSeal(store);
 		} catch (error) {
 			await store.close().catch(() => undefined);
 			throw error;
 		}
-		const logger = options.logger ?? console;
 		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
 		store.damaged.onDamaged((key, reason) =>
 			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)

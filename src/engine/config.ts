@@ -4,8 +4,20 @@ import { isEncryptionKey, splitKeys } from './store/Sealer';
 
 const HOUR_LIMIT = 24 * 365;
 
+/**
+ * A number as an operator writes one: digits with an optional sign and decimal point. JavaScript would also read
+ * `0x10`, `0b11`, `0o7` and `1e1`, which no accepted range below mentions, so they are refused.
+ */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
+/** A number setting; a string (from the environment) must be a plain number. */
+function number(min: number, max: number, whole = false) {
+	const range = (whole ? z.number().int() : z.number()).min(min).max(max);
+	return z.preprocess((value) => (typeof value === 'string' ? (PLAIN_NUMBER.test(value) ? Number(value) : Number.NaN) : value), range);
+}
+
 function integer(min: number, max: number) {
-	return z.coerce.number().int().min(min).max(max);
+	return number(min, max, true);
 }
 
 /**
@@ -16,14 +28,14 @@ export const MemoryEnvironment = {
 	/** Hours a short-term entry lives after its last update. */
 	SHORT_TERM_MEMORY_TTL_HOURS: {
 		key: 'ttlHours',
-		schema: z.coerce.number().min(0.01).max(HOUR_LIMIT),
+		schema: number(0.01, HOUR_LIMIT),
 		default: 12,
 		accepts: 'a number of hours from 0.01 to 8760'
 	},
 	/** Hours an entry that holds a summary (from the tool or a digest) lives after its last update. */
 	SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: {
 		key: 'summaryTtlHours',
-		schema: z.coerce.number().min(0.01).max(HOUR_LIMIT),
+		schema: number(0.01, HOUR_LIMIT),
 		default: 24,
 		accepts: 'a number of hours from 0.01 to 8760'
 	},
@@ -86,6 +98,16 @@ export const MemoryEnvironment = {
 		accepts: 'a whole number of seconds from 0 to 86400'
 	},
 	/**
+	 * The library that opens a `sqlite://` store: this package's store on better-sqlite3 (synchronous, a fraction of the time
+	 * per call), or `@keyv/sqlite` on the asynchronous `sqlite3` binding (install it). Both write the same file; see docs/storage.md.
+	 */
+	MEMORY_SQLITE_DRIVER: {
+		key: 'sqliteDriver',
+		schema: z.enum(['better-sqlite3', '@keyv/sqlite']),
+		default: 'better-sqlite3',
+		accepts: '"better-sqlite3" (the default) or "@keyv/sqlite" (which you install)'
+	},
+	/**
 	 * Hours between the bot's removal from a server and the erasure of everything memory holds of it (0: at once).
 	 * A pending erasure survives a restart, and the bot's return to the server cancels it.
 	 */
@@ -146,14 +168,14 @@ export const MemoryEnvironment = {
 	/** Days the archive keeps each message for the relevant tier; 0 turns the archive off. */
 	MEMORY_ARCHIVE_RETENTION_DAYS: {
 		key: 'archiveRetentionDays',
-		schema: z.coerce.number().min(0).max(3650),
+		schema: number(0, 3650),
 		default: 30,
 		accepts: 'a number of days from 0 (archive off) to 3650'
 	},
 	/** Minutes between background sweeps of expired data; 0 runs none (call `memory.sweep()` yourself). */
 	MEMORY_SWEEP_INTERVAL_MINUTES: {
 		key: 'sweepIntervalMinutes',
-		schema: z.coerce.number().min(0).max(10_080),
+		schema: number(0, 10_080),
 		default: 60,
 		accepts: 'a number of minutes from 0 (no automatic sweep) to 10080 (a week)'
 	},
@@ -210,14 +232,14 @@ export const MemoryEnvironment = {
 	/** US dollars per million input tokens, to record each summary's cost. */
 	MEMORY_LLM_PRICE_INPUT_PER_MTOK: {
 		key: 'llmPriceInputPerMTok',
-		schema: z.coerce.number().min(0).max(10_000),
+		schema: number(0, 10_000),
 		default: 0,
 		accepts: 'US dollars per million input tokens, from 0 to 10000'
 	},
 	/** US dollars per million output tokens. */
 	MEMORY_LLM_PRICE_OUTPUT_PER_MTOK: {
 		key: 'llmPriceOutputPerMTok',
-		schema: z.coerce.number().min(0).max(10_000),
+		schema: number(0, 10_000),
 		default: 0,
 		accepts: 'US dollars per million output tokens, from 0 to 10000'
 	}
@@ -236,46 +258,53 @@ export const MemoryConfigSchema = z.object(
 /** The engine's settings, after defaults, the environment and options are merged: a frozen value, read by every part. */
 export type MemoryConfig = Readonly<z.output<typeof MemoryConfigSchema>>;
 
-const ENVIRONMENT_NAMES = Object.fromEntries(Object.entries(MemoryEnvironment).map(([name, spec]) => [spec.key, name as EnvironmentName]));
+/** What a setting's error calls a value given in place of its variable, e.g. the CLI's `--store` for `storeUrl`. */
+export type ConfigLabels = Partial<Record<keyof MemoryConfig, string>>;
 
 /**
  * Merges defaults, the environment and explicit options (which win), and validates the result.
- * @throws MemoryError `INVALID_CONFIG` naming the variable, the value and what is accepted.
+ * @param labels How the caller names options it passes, in the error (default: `option memory.<key>`).
+ * @throws MemoryError `INVALID_CONFIG` naming every bad setting at once: the variable, the value and what is accepted.
  */
-export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS.ProcessEnv = process.env): MemoryConfig {
+export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS.ProcessEnv = process.env, labels: ConfigLabels = {}): MemoryConfig {
 	const given = (name: EnvironmentName) => {
 		const raw = env[name]?.trim();
 		return raw === undefined || raw === '' ? undefined : raw;
 	};
-	const input = Object.fromEntries(
-		Object.entries(MemoryEnvironment).map(([name, spec]) => [spec.key, overrides[spec.key] ?? given(name as EnvironmentName) ?? spec.default])
-	);
-	const parsed = MemoryConfigSchema.safeParse(input);
-	if (!parsed.success) {
-		// The first setting that fails, in the table's order: the message names it as the operator set it.
-		const key = parsed.error.issues[0]!.path[0] as keyof MemoryConfig;
-		const name = ENVIRONMENT_NAMES[key]!;
-		const override = overrides[key];
-		const given = override === undefined ? env[name] : override;
+	const input: Record<string, unknown> = {};
+	const problems: string[] = [];
+	for (const [name, spec] of Object.entries(MemoryEnvironment) as [EnvironmentName, Environment[EnvironmentName]][]) {
+		const override = overrides[spec.key];
+		input[spec.key] = override ?? given(name) ?? spec.default;
+		if (spec.schema.safeParse(input[spec.key]).success) continue;
+		const value = override === undefined ? env[name] : override;
 		// A key's value never reaches a log line.
-		const shown = 'secret' in MemoryEnvironment[name] ? `(hidden, ${String(given).length} characters)` : JSON.stringify(given);
-		const source = override === undefined ? `${name}=${shown}` : `option memory.${key}=${shown} (${name})`;
-		throw new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${source}; expected ${MemoryEnvironment[name].accepts}.`);
+		const shown = 'secret' in spec ? `(hidden, ${String(value).length} characters)` : JSON.stringify(value);
+		const label = labels[spec.key] ?? `option memory.${spec.key}`;
+		problems.push(`${override === undefined ? `${name}=${shown}` : `${label}=${shown} (${name})`}; expected ${spec.accepts}.`);
 	}
-	const config = parsed.data;
-	if (config.encryptionPreviousKeys !== null && config.encryptionKey === null) {
+	if (problems.length === 0) problems.push(...relationProblems(input));
+	if (problems.length === 1) throw new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${problems[0]}`);
+	if (problems.length > 1) {
 		throw new MemoryError(
 			'INVALID_CONFIG',
-			'Invalid memory configuration: MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY; ' +
-				'set the key new values are sealed with too.'
+			`Invalid memory configuration, ${problems.length} settings:\n${problems.map((line) => `  ${line}`).join('\n')}`
 		);
 	}
-	if (config.summaryTtlHours < config.ttlHours) {
-		throw new MemoryError(
-			'INVALID_CONFIG',
-			`Invalid memory configuration: SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${config.summaryTtlHours} is below ` +
-				`SHORT_TERM_MEMORY_TTL_HOURS=${config.ttlHours}; a summary must live at least as long as the messages.`
+	return Object.freeze(MemoryConfigSchema.parse(input));
+}
+
+/** The rules between settings, once each is valid on its own. */
+function relationProblems(input: Record<string, unknown>): string[] {
+	const problems: string[] = [];
+	if (input.encryptionPreviousKeys !== null && input.encryptionKey === null) {
+		problems.push('MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY; set the key new values are sealed with too.');
+	}
+	if (Number(input.summaryTtlHours) < Number(input.ttlHours)) {
+		problems.push(
+			`SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${String(input.summaryTtlHours)} is below SHORT_TERM_MEMORY_TTL_HOURS=${String(input.ttlHours)}; ` +
+				'a summary must live at least as long as the messages.'
 		);
 	}
-	return Object.freeze(config);
+	return problems;
 }

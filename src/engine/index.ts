@@ -1,7 +1,7 @@
 // The engine's public face: everything a host, a script or a benchmark uses, with no discord.js or Sapphire.
 export * from './errors';
 export * from './schemas';
-export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, resolveConfig } from './config';
+export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, type ConfigLabels, resolveConfig } from './config';
 export { MemoryEngine } from './MemoryEngine';
 export type { MemoryEngineOptions } from './MemoryEngineOptions';
 export type { MemoryLogger } from './MemoryLogger';
@@ -26,3 +26,5 @@ export { tokenCount } from './format/tokens';
 export { foldIntoDigest } from './summaries/digest/foldIntoDigest';
 export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './summaries/summaryTool';
 export { RememberToolSchema, type RememberArguments } from './account/remember';
+export { sqlitePath } from './store/backends';
+export { unknownSettings, unknownSettingWarning, type UnknownSetting } from './unknownSettings';

@@ -3,6 +3,7 @@ import type Keyv from 'keyv';
 import type { MemoryConfig } from '../engine';
 import type { MemoryMetricsOptions } from '../ops/prometheus';
 import type { PrivacyLevel } from '../engine';
+import type { SessionStringOverrides } from './sessionStrings';
 
 /** `new SapphireClient({ memory: { … } })`: every field is optional and overrides the environment. */
 export interface MemoryPluginOptions {
@@ -21,6 +22,16 @@ export interface MemoryPluginOptions {
 	defaultErrorListener?: boolean;
 	/** Load the `/session` command. @default true */
 	sessionCommand?: boolean;
+	/** The command's name, for a bot that has a `/session` of its own (its texts say `/<name>` too). @default 'session' */
+	sessionCommandName?: string;
+	/**
+	 * The command's texts by Discord locale, in place of the English ones: its descriptions, option and choice names
+	 * (sent to Discord as localizations) and every answer. Keys and English texts: `SESSION_STRINGS`. A host on
+	 * @sapphire/plugin-i18next can instead translate them in its `memory` namespace.
+	 * @example { fr: { 'command.description': 'Voir et gérer ce dont ce bot se souvient', 'status.heading': '**Ta mémoire**' } }
+	 * @default {}
+	 */
+	sessionStrings?: SessionStringOverrides;
 	/** Guilds to register `/session` in; global when empty. @default [] */
 	commandGuildIds?: string[];
 	/** The permission a moderator needs for `/session wipe-channel`. @default PermissionFlagsBits.ManageMessages */

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEngine, PrivacyLevel } from '../../src';
@@ -9,6 +10,7 @@ import { keysLeftAfterErasure } from '../support/store-inspection';
 
 const ROOT = resolve(__dirname, '../..');
 const FILE = resolve(ROOT, 'data/demo-memory.sqlite');
+const OPERATOR_STORE = join(tmpdir(), `memory-demo-operator-${process.pid}.sqlite`);
 /** What Theo says in the demo before he runs `/session clear scope:all`. */
 const THEOS_WORDS = [
 	"I'm hosting board game night on Friday at 7pm, bring snacks",
@@ -26,10 +28,16 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 			cwd: ROOT,
 			encoding: 'utf8',
 			timeout: 60_000,
-			env: { ...process.env, FORCE_COLOR: undefined }
+			// A store of the operator's: the demo must leave it alone, and say so.
+			env: { ...process.env, FORCE_COLOR: undefined, MEMORY_STORE_URL: `sqlite://${OPERATOR_STORE}` }
 		});
 		run = { status: child.status, stdout: child.stdout, stderr: child.stderr, ms: Date.now() - started };
 	}, 70_000);
+
+	it('GIVEN MEMORY_STORE_URL THEN the demo says it uses its own file, and never creates the one named', () => {
+		expect(run.stdout).toContain('MEMORY_STORE_URL is set, and left alone: the demo uses only its own file, data/demo-memory.sqlite');
+		expect(existsSync(OPERATOR_STORE)).toBe(false);
+	});
 
 	it('THEN it exits 0 in well under a minute, with plain text on a pipe', () => {
 		expect(run.status, run.stderr).toBe(0);

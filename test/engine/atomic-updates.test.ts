@@ -11,7 +11,8 @@ describe.each(backends)('updates of one key from two processes at once, on $name
 	it('WHEN each adds 150 ids to the same registry bucket at once THEN none is lost, and removals lose none either', async (context) => {
 		if (backend.skipReason) context.skip(backend.skipReason);
 		const { storeUrl, namespace, cleanup } = backend.url();
-		const stores = [await MemoryStore.open({ storeUrl, namespace }), await MemoryStore.open({ storeUrl, namespace })];
+		const open = () => MemoryStore.open({ storeUrl, namespace, sqliteDriver: backend.config.sqliteDriver });
+		const stores = [await open(), await open()];
 		const bucket = 'registry:users:7';
 		const ids = (side: number) => Array.from({ length: 150 }, (_, index) => `${side}${String(index).padStart(17, '0')}`);
 		try {

@@ -15,6 +15,7 @@ describe('GIVEN no environment', () => {
 			storeTimeoutMs: 2000,
 			sqliteSynchronous: 'normal',
 			sqliteRewriteSeconds: 60,
+			sqliteDriver: 'better-sqlite3',
 			serverPurgeGraceHours: 0,
 			forgetMembersWhoLeave: false,
 			encryptionKey: null,
@@ -82,6 +83,82 @@ describe('GIVEN environment variables', () => {
 		);
 	});
 
+	it('WHEN several values are bad THEN one error names every one of them, with what each accepts', () => {
+		const env = { MEMORY_CONTEXT_TOKEN_BUDGET: 'lots', MEMORY_STORE_URL: 'mysql://db', SHORT_TERM_MEMORY_TTL_HOURS: '0' };
+		expect(() => resolveConfig({}, env)).toThrowError(
+			[
+				'Invalid memory configuration, 3 settings:',
+				'  SHORT_TERM_MEMORY_TTL_HOURS="0"; expected a number of hours from 0.01 to 8760.',
+				'  MEMORY_STORE_URL="mysql://db"; expected a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://.',
+				'  MEMORY_CONTEXT_TOKEN_BUDGET="lots"; expected a whole number of tokens from 50 to 200000.'
+			].join('\n')
+		);
+	});
+
+	it.each(['0x10', '0X1A', '0b11', '0o17', '1e1', '1E2', '5e-1', 'Infinity', '.', '1_000'])(
+		'WHEN a number is spelt %j THEN every number setting refuses it, as the accepted ranges say plain numbers',
+		(spelling) => {
+			const numberSettings = Object.entries(MemoryEnvironment).filter(([, spec]) => typeof spec.default === 'number');
+			expect(numberSettings.length).toBeGreaterThan(15);
+			for (const [name] of numberSettings) {
+				expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', [name]: spelling }), name).toThrow(
+					`${name}=${JSON.stringify(spelling)}`
+				);
+			}
+		}
+	);
+
+	it.each([
+		['+5', 5],
+		['10.', 10],
+		['.5', 0.5],
+		['007', 7]
+	])('WHEN a number is spelt %j THEN it is read as %d', (spelling, value) => {
+		expect(resolveConfig({}, { SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '8760', SHORT_TERM_MEMORY_TTL_HOURS: spelling }).ttlHours).toBe(value);
+	});
+
+	it('WHEN a caller labels the options it passes THEN the error names the label, as the CLI names --store', () => {
+		expect(() => resolveConfig({ storeUrl: 'mysql://db' }, {}, { storeUrl: '--store' })).toThrow(
+			'Invalid memory configuration: --store="mysql://db" (MEMORY_STORE_URL); expected a URL'
+		);
+		expect(() => resolveConfig({ storeUrl: 'mysql://db' }, {})).toThrow('option memory.storeUrl="mysql://db" (MEMORY_STORE_URL)');
+	});
+
+	it('WHEN MemoryEngine.open gets several bad values THEN it rejects naming each, before touching any store', async () => {
+		const env = { MEMORY_REFRESH_CADENCE: 'often', MEMORY_INDEX_CACHE_MB: '0x20', MEMORY_ARCHIVE_RETENTION_DAYS: '3e1' };
+		const opening = MemoryEngine.open({ env, storeUrl: 'redis://127.0.0.1:1' });
+		await expect(opening).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('3 settings') });
+		for (const [name, value] of Object.entries(env)) await expect(opening).rejects.toThrow(`${name}="${value}"`);
+	});
+
+	it('WHEN MEMORY_* or SHORT_TERM_MEMORY_* variables are not settings THEN MemoryEngine.open warns about each with the closest name', async () => {
+		const warnings: string[] = [];
+		const logger = { ...console, warn: (message: string) => void warnings.push(message) };
+		const env = {
+			MEMORY_STORE_UR: 'sqlite://:memory:',
+			SHORT_TERM_MEMORY_TTL_HOUR: '3',
+			MEMORY_TEST_REDIS_URL: 'redis://x',
+			OTHER_MEMORY_X: '1'
+		};
+		const engine = await MemoryEngine.open({ env, logger, config: { storeUrl: 'sqlite://:memory:', sweepIntervalMinutes: 0 } });
+		await engine.close();
+
+		expect(warnings).toEqual([
+			expect.stringMatching(/^\[memory\] MEMORY_STORE_UR is not a setting of sapphire-plugin-memory: did you mean MEMORY_STORE_URL\?/),
+			expect.stringMatching(/^\[memory\] MEMORY_TEST_REDIS_URL is not a setting .*: the closest is MEMORY_STORE_URL\./),
+			expect.stringMatching(/^\[memory\] SHORT_TERM_MEMORY_TTL_HOUR is not a setting .*: did you mean SHORT_TERM_MEMORY_TTL_HOURS\?/)
+		]);
+	});
+
+	it('WHEN a bad value comes with a misspelt variable THEN the warning comes before the error, so the cause is in view', async () => {
+		const warnings: string[] = [];
+		const logger = { ...console, warn: (message: string) => void warnings.push(message) };
+		await expect(MemoryEngine.open({ env: { MEMORY_CONTEXT_TOKEN_BUDGETT: '800', MEMORY_CONTEXT_TOKEN_BUDGET: '1e3' }, logger })).rejects.toThrow(
+			'MEMORY_CONTEXT_TOKEN_BUDGET="1e3"'
+		);
+		expect(warnings).toEqual([expect.stringContaining('did you mean MEMORY_CONTEXT_TOKEN_BUDGET?')]);
+	});
+
 	it('WHEN MemoryEngine.open gets a bad value THEN it rejects before touching any store', async () => {
 		await expect(MemoryEngine.open({ env: { MEMORY_REFRESH_CADENCE: 'often' } })).rejects.toMatchObject({
 			code: 'INVALID_CONFIG',
@@ -89,8 +166,12 @@ describe('GIVEN environment variables', () => {
 		});
 	});
 
-	it('WHEN the store cannot be reached THEN open rejects with STORE_UNAVAILABLE', async () => {
-		await expect(MemoryEngine.open({ env: {}, storeUrl: 'redis://127.0.0.1:1' })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+	it('WHEN the store cannot be reached THEN open rejects with STORE_UNAVAILABLE naming the socket error, not the adapter’s options', async () => {
+		const opening = MemoryEngine.open({ env: {}, storeUrl: 'redis://127.0.0.1:1' });
+		await expect(opening).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+		await expect(opening).rejects.toThrow(
+			/^Cannot reach memory store redis:\/\/127\.0\.0\.1:1: connect ECONNREFUSED 127\.0\.0\.1:1\. Is the server running there\?$/
+		);
 	});
 
 	it('THEN every variable documented in docs/configuration.md is one the engine reads', async () => {
@@ -170,6 +251,13 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		accepted: [
 			['0', 0],
 			['86400', 86_400]
+		]
+	},
+	MEMORY_SQLITE_DRIVER: {
+		refused: ['keyv', 'sqlite3', 'better-sqlite'],
+		accepted: [
+			['better-sqlite3', 'better-sqlite3'],
+			['@keyv/sqlite', '@keyv/sqlite']
 		]
 	},
 	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {

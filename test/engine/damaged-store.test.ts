@@ -130,7 +130,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			const reader = await MemoryEngine.open({
 				env: {},
 				now: clock.now,
-				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, ...backend.config, sweepIntervalMinutes: 0 }
 			});
 			try {
 				const relevant = (await reader.buildContext(ask({ query: 'beagle Biscuit' }))).blocks.find((block) => block.tier === 'relevant');
@@ -196,7 +196,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 				const engine = await MemoryEngine.open({
 					env: {},
 					now: clock.now,
-					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, ...backend.config, sweepIntervalMinutes: 0 }
 				});
 				try {
 					expect(await engine.getUserSettings(MAYA.id)).toMatchObject({ privacyLevel: PrivacyLevel.FULL, crossServerOptIn: false });
@@ -222,7 +222,7 @@ describe.each(backends)('a damaged store on $name', (backend) => {
 			const engine = await MemoryEngine.open({
 				env: {},
 				now: clock.now,
-				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, sweepIntervalMinutes: 0 }
+				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, ...backend.config, sweepIntervalMinutes: 0 }
 			});
 			try {
 				expect(texts(await engine.buildContext(ask()))).not.toContain('tomatoes');

@@ -130,7 +130,7 @@ describe.each(backends)('clearAll on $name', (backend) => {
 				const other = await MemoryEngine.open({
 					env: {},
 					now: clock.now,
-					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace }
+					config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, ...backend.config }
 				});
 				try {
 					const query = ask({ userId: THEO.id, query: 'zanzibarine secret plumtastic note quokkaberry' });
@@ -232,7 +232,7 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		});
 	});
 
-	if (backend.name === 'sqlite') {
+	if (backend.file) {
 		it('GIVEN the SQLite file THEN after the erasure not one byte of her text is left in it, free pages included', async () => {
 			await engine.clearAll(MAYA.id);
 			await engine.close();

@@ -20,7 +20,7 @@ describe.each(backends)('steady listings on $name', (backend) => {
 			MemoryEngine.open({
 				env: {},
 				now: clock.now,
-				config: { storeUrl: url.storeUrl, storeNamespace: url.namespace, sweepIntervalMinutes: 0 }
+				config: { storeUrl: url.storeUrl, storeNamespace: url.namespace, ...backend.config, sweepIntervalMinutes: 0 }
 			});
 		a = await open();
 		b = await open();

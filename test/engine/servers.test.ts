@@ -71,7 +71,13 @@ describe.each(backends)('the bot leaves a server, on $name', (backend) => {
 			const reopened = await MemoryEngine.open({
 				env: {},
 				now: clock.now,
-				config: { storeUrl: under.storeUrl, storeNamespace: under.namespace, maxMessagesPerChannel: 2, serverPurgeGraceHours: 24 }
+				config: {
+					storeUrl: under.storeUrl,
+					storeNamespace: under.namespace,
+					...backend.config,
+					maxMessagesPerChannel: 2,
+					serverPurgeGraceHours: 24
+				}
 			});
 			try {
 				clock.advance(23 * HOUR);

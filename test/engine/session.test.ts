@@ -42,7 +42,7 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			expect(await engine.status(MAYA.id)).toEqual({
 				privacyLevel: PrivacyLevel.MINIMAL,
 				crossServerOptIn: false,
-				storage: backend.name,
+				storage: backend.storage,
 				shortTermEntries: 0,
 				archivedMessages: 0,
 				hasProfile: false,

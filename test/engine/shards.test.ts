@@ -48,7 +48,7 @@ function turnOf(who: Who, serverId: string | null, channelId: string, text: stri
 /** The markers of `context` that come from `where` (e.g. "@G1#"). */
 const markers = (context: MemoryContext, where: string) => context.text.match(new RegExp(`\\b\\w+${where}\\w+`, 'g')) ?? [];
 
-const shardBackends = backends.filter((backend) => backend.name !== 'sqlite');
+const shardBackends = backends.filter((backend) => !backend.file);
 
 describe.each(shardBackends)('GIVEN two shard processes sharing one $name store', (backend) => {
 	let a: ShardProcess;

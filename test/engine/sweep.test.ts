@@ -130,7 +130,7 @@ for (const backend of backends) {
 		});
 
 		it('WHEN two processes register ids in the same buckets at once THEN none is lost', async () => {
-			const other = await MemoryStore.open({ storeUrl: t.storeUrl, namespace: t.namespace });
+			const other = await MemoryStore.open({ storeUrl: t.storeUrl, namespace: t.namespace, sqliteDriver: backend.config.sqliteDriver });
 			try {
 				const [mine, theirs] = [new Registry(t.inspect.store!), new Registry(other)];
 				// 200 ids over 64 buckets: every bucket is written by both at once.

@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryEngine, type MemoryEngineOptions } from '../../src';
+import { type MemoryConfig, MemoryEngine, type MemoryEngineOptions, MemoryEnvironment, type StorageKind } from '../../src';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 
 /** A store the engine suite runs against. */
 export interface Backend {
-	name: 'sqlite' | 'redis' | 'postgres';
+	name: 'sqlite' | 'keyv-sqlite' | 'redis' | 'postgres';
+	/** Whether the store is an SQLite file (with either driver). */
+	file: boolean;
+	/** The backend as the engine names it (`/session status`, the CLI): both SQLite drivers are `sqlite`. */
+	storage: StorageKind;
+	/** The settings that pick the backend's driver, to pass wherever a test opens an engine or a store itself. */
+	config: Partial<MemoryConfig>;
 	/** Why the suite is skipped here, or null when it runs. */
 	skipReason: string | null;
 	/** A URL to a fresh, empty store (a new file, or a new namespace on a shared server). */
@@ -17,26 +23,29 @@ export interface Backend {
 const redisUrl = process.env.MEMORY_TEST_REDIS_URL;
 const postgresUrl = process.env.MEMORY_TEST_POSTGRES_URL;
 
+/** A fresh SQLite file in a directory of its own. */
+function sqliteFile() {
+	const dir = mkdtempSync(join(tmpdir(), 'memory-test-'));
+	return { storeUrl: `sqlite://${join(dir, 'memory.sqlite')}`, namespace: 'memory', cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 export const backends: Backend[] = [
-	{
-		name: 'sqlite',
-		skipReason: null,
-		url: () => {
-			const dir = mkdtempSync(join(tmpdir(), 'memory-test-'));
-			return {
-				storeUrl: `sqlite://${join(dir, 'memory.sqlite')}`,
-				namespace: 'memory',
-				cleanup: () => rmSync(dir, { recursive: true, force: true })
-			};
-		}
-	},
+	{ name: 'sqlite', file: true, storage: 'sqlite', config: {}, skipReason: null, url: sqliteFile },
+	// The same file through @keyv/sqlite (MEMORY_SQLITE_DRIVER), the other supported way to run on SQLite.
+	{ name: 'keyv-sqlite', file: true, storage: 'sqlite', config: { sqliteDriver: '@keyv/sqlite' }, skipReason: null, url: sqliteFile },
 	{
 		name: 'redis',
+		file: false,
+		storage: 'redis',
+		config: {},
 		skipReason: redisUrl ? null : 'MEMORY_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6379)',
 		url: () => ({ storeUrl: redisUrl!, namespace: `t${randomUUID().slice(0, 8)}`, cleanup: () => undefined })
 	},
 	{
 		name: 'postgres',
+		file: false,
+		storage: 'postgres',
+		config: {},
 		skipReason: postgresUrl ? null : 'MEMORY_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)',
 		url: () => ({ storeUrl: postgresUrl!, namespace: `t${randomUUID().slice(0, 8)}`, cleanup: () => undefined })
 	}
@@ -45,6 +54,15 @@ export const backends: Backend[] = [
 for (const backend of backends) {
 	// Printed once per file so a skipped suite is never silent.
 	if (backend.skipReason) console.warn(`[memory tests] skipping the ${backend.name} backend: ${backend.skipReason}`);
+}
+
+/** The backend's driver settings as environment variables, for a child process (the CLI, a shard). */
+export function backendEnv(backend: Backend): Record<string, string> {
+	return Object.fromEntries(
+		Object.entries(MemoryEnvironment)
+			.filter(([, spec]) => spec.key in backend.config)
+			.map(([name, spec]) => [name, String(backend.config[spec.key as keyof MemoryConfig])])
+	);
 }
 
 /** A controllable clock for TTL tests. */
@@ -64,14 +82,18 @@ export class TestClock {
 /** Opens an engine on a fresh store of `backend`; `close()` also removes what it wrote. */
 export async function openEngine(backend: Backend, options: Omit<MemoryEngineOptions, 'storeUrl'> = {}) {
 	const { storeUrl, namespace, cleanup } = backend.url();
-	const engine = await MemoryEngine.open({ ...options, env: {}, config: { storeUrl, storeNamespace: namespace, ...options.config } });
+	const engine = await MemoryEngine.open({
+		...options,
+		env: {},
+		config: { storeUrl, storeNamespace: namespace, ...backend.config, ...options.config }
+	});
 	return {
 		engine,
 		storeUrl,
 		namespace,
 		dispose: async () => {
 			await engine.close();
-			if (backend.name !== 'sqlite') {
+			if (!backend.file) {
 				const raw = await MemoryStore.open({ storeUrl, namespace });
 				await raw.keyv.clear();
 				await raw.close();

@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationCommandRegistries, container, Listener, LogLevel, RegisterBehavior, SapphireClient } from '@sapphire/framework';
-import { ChannelType, Events, GatewayIntentBits, type Message, MessageFlags, OverwriteType, Partials, PermissionFlagsBits } from 'discord.js';
+import {
+	ChannelType,
+	type ClientOptions,
+	Events,
+	GatewayIntentBits,
+	type Message,
+	MessageFlags,
+	OverwriteType,
+	Partials,
+	PermissionFlagsBits
+} from 'discord.js';
 import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
@@ -38,9 +48,9 @@ export interface MemoryBot {
 
 /**
  * Starts the fake Discord with the test guild and logs a real `SapphireClient` with the memory plugin
- * in to it; resolves once `/session` is registered. The caller imports `src/register` first.
+ * in to it (with `clientOptions` besides the plugin's); resolves once `/session` is registered. The caller imports `src/register` first.
  */
-export async function startMemoryBot(memory: MemoryPluginOptions = {}): Promise<MemoryBot> {
+export async function startMemoryBot(memory: MemoryPluginOptions = {}, clientOptions: Partial<ClientOptions> = {}): Promise<MemoryBot> {
 	const fake = await FakeDiscord.start({
 		users: [ALICE, BOB, CAROL, DAVE],
 		guilds: [
@@ -77,12 +87,13 @@ export async function startMemoryBot(memory: MemoryPluginOptions = {}): Promise<
 		rest: { api: fake.restUrl },
 		baseUserDirectory: null,
 		logger: { level: LogLevel.Warn },
+		...clientOptions,
 		memory: { ...memory, storeUrl }
 	});
 	const ready = once(client, Events.ClientReady);
 	await client.login('fake-token');
 	await ready;
-	await fake.waitForCommand('session', { guildId: memory.commandGuildIds?.[0] });
+	await fake.waitForCommand(memory.sessionCommandName ?? 'session', { guildId: memory.commandGuildIds?.[0] });
 	await container.stores.loadPiece({ name: 'SolPersona', piece: SolPersona, store: 'listeners' });
 	const inspect = await StoreInspection.open({ storeUrl, namespace: container.memory.config.storeNamespace });
 	return {

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
-import { openAdapter, redact, releaseConnection, storageKind } from './backends';
+import { openAdapter, redact, releaseConnection, type SqliteDriver, storageKind } from './backends';
 import { type AtomicAdapter, isAtomicAdapter, type RowChange, type StoredRow } from './compareAndSet';
 import { updateRows } from './updateRows';
 import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
@@ -9,6 +9,7 @@ import { type Envelope, openedData, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
 import { ReadBack } from './ReadBack';
 import type { Sealer } from './Sealer';
+import { SocketErrors } from './SocketErrors';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
 
@@ -24,6 +25,8 @@ export interface StoreOptions {
 	timeoutMs?: number;
 	/** @default 'normal' */
 	sqliteSynchronous?: SqliteSynchronous;
+	/** @default 'better-sqlite3' */
+	sqliteDriver?: SqliteDriver;
 	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
 	sealer?: Sealer | null;
 }
@@ -271,7 +274,7 @@ export class MemoryStore {
 		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs, sealer);
 		let adapter: unknown;
 		try {
-			adapter = await openAdapter(options.storeUrl, options.sqliteSynchronous);
+			adapter = await openAdapter(options.storeUrl, { synchronous: options.sqliteSynchronous, driver: options.sqliteDriver });
 		} catch (error) {
 			if (error instanceof MemoryError) throw error;
 			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
@@ -282,13 +285,21 @@ export class MemoryStore {
 		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: readRow });
 		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs, sealer);
 		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
+		const socketErrors = new SocketErrors(adapter);
 		try {
 			await store.keyv.get('__ping__');
 		} catch (error) {
 			await store.close().catch(() => undefined);
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
-				cause: error
-			});
+			const reason = socketErrors.first?.message ?? (error as Error).message;
+			throw new MemoryError(
+				'STORE_UNAVAILABLE',
+				`Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`,
+				{
+					cause: error
+				}
+			);
+		} finally {
+			socketErrors.stop();
 		}
 		return store;
 	}

@@ -5,6 +5,15 @@ import { MemoryError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { SqliteAdapter, type SqliteSynchronous } from './SqliteAdapter';
 
+/** The library that opens a `sqlite://` store (`MEMORY_SQLITE_DRIVER`). */
+export type SqliteDriver = 'better-sqlite3' | '@keyv/sqlite';
+
+/** How {@link openAdapter} opens an SQLite file. */
+export interface SqliteOptions {
+	synchronous?: SqliteSynchronous;
+	driver?: SqliteDriver;
+}
+
 /** Where the SQLite file of a `sqlite://` URL lives, resolved against the working directory. */
 export function sqlitePath(url: string): string {
 	return url.replace(/^sqlite:\/\//, '');
@@ -25,18 +34,27 @@ export function redact(url: string): string {
 // so the pool is only ended when the last store on that URL closes.
 const postgresUsers = new Map<string, number>();
 
-/** The Keyv adapter of a store URL: our SQLite store, or @keyv/redis or @keyv/postgres with a compare-and-set (compareAndSet.ts). */
-export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchronous = 'normal'): Promise<unknown> {
+/**
+ * The Keyv adapter of a store URL: our SQLite store (or @keyv/sqlite), @keyv/redis or @keyv/postgres, each with a
+ * compare-and-set (compareAndSet.ts). The last three are optional peer dependencies, loaded only when named.
+ */
+export async function openAdapter(url: string, sqlite: SqliteOptions = {}): Promise<unknown> {
 	const scheme = url.slice(0, url.indexOf(':'));
 	switch (scheme) {
 		case 'sqlite': {
 			const path = sqlitePath(url);
 			if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-			return new SqliteAdapter(path, { synchronous: sqliteSynchronous });
+			if (sqlite.driver !== '@keyv/sqlite') return new SqliteAdapter(path, { synchronous: sqlite.synchronous });
+			const { KeyvSqliteAdapter } = await optionalPackage(
+				'@keyv/sqlite',
+				'MEMORY_SQLITE_DRIVER=@keyv/sqlite',
+				() => import('./KeyvSqliteAdapter')
+			);
+			return KeyvSqliteAdapter.open(path, { synchronous: sqlite.synchronous });
 		}
 		case 'redis':
 		case 'rediss': {
-			const { RedisAdapter } = await import('./RedisAdapter');
+			const { RedisAdapter } = await optionalPackage('@keyv/redis', `A ${scheme}:// store`, () => import('./RedisAdapter'));
 			return new RedisAdapter(
 				{
 					url,
@@ -49,7 +67,7 @@ export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchron
 		}
 		case 'postgres':
 		case 'postgresql': {
-			const { PostgresAdapter } = await import('./PostgresAdapter');
+			const { PostgresAdapter } = await optionalPackage('@keyv/postgres', `A ${scheme}:// store`, () => import('./PostgresAdapter'));
 			postgresUsers.set(url, (postgresUsers.get(url) ?? 0) + 1);
 			return new PostgresAdapter({
 				uri: url,
@@ -61,6 +79,23 @@ export async function openAdapter(url: string, sqliteSynchronous: SqliteSynchron
 		}
 		default:
 			throw new MemoryError('INVALID_CONFIG', `Unsupported MEMORY_STORE_URL scheme "${scheme}": use sqlite://, redis:// or postgres://.`);
+	}
+}
+
+/**
+ * Loads the module that uses an optional peer dependency, or stops start-up naming the package to install: a bot
+ * installs only the backend it uses.
+ */
+async function optionalPackage<T>(name: string, neededBy: string, load: () => Promise<T>): Promise<T> {
+	try {
+		return await load();
+	} catch (error) {
+		const { code, message } = error as NodeJS.ErrnoException;
+		const missing = (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && message.includes(`'${name}'`);
+		if (!missing) throw error;
+		throw new MemoryError('INVALID_CONFIG', `${neededBy} needs the package ${name}, which is not installed: run \`npm install ${name}\`.`, {
+			cause: error
+		});
 	}
 }
 

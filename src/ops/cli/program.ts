@@ -1,9 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolveConfig } from '../../engine';
-import { MemoryError } from '../../engine';
-import { MemoryEngine } from '../../engine';
-import { sqlitePath } from '../../engine/store/backends';
+import { MemoryEngine, MemoryError, resolveConfig, sqlitePath, unknownSettings, unknownSettingWarning } from '../../engine';
 import type { CliCommand, Values } from './command';
 import { exportCommand } from './commands/export';
 import { inspectCommand } from './commands/inspect';
@@ -56,7 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 			return ExitCode.Usage;
 		}
 		const { values, positionals } = parseArgs({
-			args: [...argv],
+			args: negativeNumbersJoined(argv),
 			options: { ...GLOBAL_OPTIONS, ...command.options },
 			allowPositionals: true,
 			strict: true
@@ -84,23 +81,42 @@ function readLine(argv: readonly string[]): { command?: CliCommand; help: boolea
 }
 
 /**
- * Opens the engine on the store the bot uses: the same configuration resolution, with `--store` and
- * `--namespace` standing in for their variables (so an error names the variable), no background
- * sweep and no summarizer. A missing SQLite file is an error, not a new empty store.
+ * Opens the engine on the store the bot uses: the same configuration resolution, with `--store` and `--namespace`
+ * standing in for their variables (an error names the flag), no background sweep and no summarizer. A missing SQLite
+ * file is an error, not a new empty store.
  */
 async function openEngine(values: Values): Promise<MemoryEngine> {
-	const env: NodeJS.ProcessEnv = { ...process.env };
-	if (typeof values.store === 'string') env.MEMORY_STORE_URL = values.store;
-	if (typeof values.namespace === 'string') env.MEMORY_STORE_NAMESPACE = values.namespace;
-	const config = { sweepIntervalMinutes: 0, llmBaseUrl: null };
-	const { storeUrl } = resolveConfig(config, env);
+	const flags = {
+		...(typeof values.store === 'string' ? { storeUrl: values.store } : {}),
+		...(typeof values.namespace === 'string' ? { storeNamespace: values.namespace } : {})
+	};
+	for (const unknown of unknownSettings(process.env)) process.stderr.write(`${unknownSettingWarning(unknown)}\n`);
+	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null }, process.env, {
+		storeUrl: '--store',
+		storeNamespace: '--namespace'
+	});
+	const { storeUrl } = config;
 	if (storeUrl.startsWith('sqlite://') && sqlitePath(storeUrl) !== ':memory:' && !existsSync(sqlitePath(storeUrl))) {
-		throw new MemoryError(
-			'STORE_UNAVAILABLE',
-			`No memory store at ${sqlitePath(storeUrl)} (MEMORY_STORE_URL=${storeUrl}); run where the bot runs, or pass --store.`
-		);
+		const fromEnvironment = process.env.MEMORY_STORE_URL?.trim() ? `MEMORY_STORE_URL=${storeUrl}` : 'the default store';
+		const named = flags.storeUrl === undefined ? fromEnvironment : `--store ${storeUrl}`;
+		throw new MemoryError('STORE_UNAVAILABLE', `No memory store at ${sqlitePath(storeUrl)} (${named}); run where the bot runs, or pass --store.`);
 	}
-	return MemoryEngine.open({ env, config, onStoreHealth: () => undefined });
+	// The settings as resolved here, so the engine reads no variable again (nor warns twice).
+	return MemoryEngine.open({ config, env: {}, onStoreHealth: () => undefined });
+}
+
+/**
+ * The command line with a negative number glued to its option (`--limit -1` → `--limit=-1`): parseArgs would read
+ * `-1` as an option of its own and answer with advice about its syntax, where the command's own check says what is wrong.
+ */
+function negativeNumbersJoined(argv: readonly string[]): string[] {
+	const joined: string[] = [];
+	for (const arg of argv) {
+		const last = joined.at(-1);
+		if (/^-\d/.test(arg) && last?.startsWith('--') && !last.includes('=')) joined[joined.length - 1] = `${last}=${arg}`;
+		else joined.push(arg);
+	}
+	return joined;
 }
 
 /** One line on standard error, never a stack trace; returns the exit code. */

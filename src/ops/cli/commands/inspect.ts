@@ -1,7 +1,7 @@
 import type { ChannelInspection } from '../../../engine';
 import type { UserExport } from '../../../engine';
 import { PrivacyLevel } from '../../../engine';
-import { type CliCommand, jsonOption, print, printJson } from '../command';
+import { type CliCommand, discordId, jsonOption, print, printJson } from '../command';
 import { UsageError } from '../errors';
 import { count, exportedLine, place, storedLine, time } from '../format';
 
@@ -27,8 +27,9 @@ Options:
   --json           Print the same as JSON`,
 	options: { user: { type: 'string' }, channel: { type: 'string' }, server: { type: 'string' }, limit: { type: 'string' }, ...jsonOption },
 	async run(values, open) {
-		const user = typeof values.user === 'string' ? values.user.trim() : undefined;
-		const channel = typeof values.channel === 'string' ? values.channel.trim() : undefined;
+		const user = discordId(values, 'user', 'inspect');
+		const channel = discordId(values, 'channel', 'inspect');
+		const server = discordId(values, 'server', 'inspect');
 		if (!user === !channel) throw new UsageError('inspect needs either --user <id> or --channel <id>.', 'inspect');
 		if (user && values.server !== undefined) throw new UsageError('--server goes with --channel, not --user.', 'inspect');
 		const limit = values.limit === undefined ? 10 : Number(values.limit);
@@ -42,7 +43,7 @@ Options:
 		}
 		const inspection = await memory.inspectChannel({
 			channelId: channel!,
-			...(typeof values.server === 'string' ? { serverId: values.server.trim() } : {}),
+			...(server === undefined ? {} : { serverId: server }),
 			latest: limit
 		});
 		if (values.json) printJson(inspection);

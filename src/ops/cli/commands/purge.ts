@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { MemoryEngine } from '../../../engine';
-import { type CliCommand, jsonOption, print, printJson } from '../command';
+import { type CliCommand, discordId, jsonOption, print, printJson } from '../command';
 import { UsageError } from '../errors';
 import { rows } from '../format';
 
@@ -23,8 +23,8 @@ Options:
   --json          Print what was deleted as JSON`,
 	options: { user: { type: 'string' }, server: { type: 'string' }, yes: { type: 'boolean', default: false }, ...jsonOption },
 	async run(values, open) {
-		const userId = typeof values.user === 'string' && values.user.trim() !== '' ? values.user.trim() : null;
-		const serverId = typeof values.server === 'string' && values.server.trim() !== '' ? values.server.trim() : null;
+		const userId = discordId(values, 'user', 'purge') ?? null;
+		const serverId = discordId(values, 'server', 'purge') ?? null;
 		if ((userId === null) === (serverId === null)) throw new UsageError('purge needs one of --user <id> or --server <id>.', 'purge');
 		if (!values.yes && !process.stdin.isTTY)
 			throw new UsageError('purge erases data: pass --yes to confirm when standard input is not a terminal.', 'purge');

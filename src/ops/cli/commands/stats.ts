@@ -17,6 +17,13 @@ Options:
 	async run(values, open) {
 		const memory = await open();
 		const inventory = await memory.inventory();
+		// An empty report would hide the likelier cause: a namespace typed wrong.
+		if (inventory.totalKeys === 0) {
+			throw new Error(
+				`The namespace "${inventory.namespace}" holds no keys in this ${inventory.storage} store: nothing is stored there yet, or the ` +
+					'namespace is mistyped (--namespace, MEMORY_STORE_NAMESPACE; a bot uses "memory" unless it sets one).'
+			);
+		}
 		if (values.json) {
 			printJson(inventory);
 			return 0;

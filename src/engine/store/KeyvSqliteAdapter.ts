@@ -1,0 +1,78 @@
+import KeyvSqlite from '@keyv/sqlite';
+import type { CompareAndSet } from './compareAndSet';
+import type { SqliteSynchronous } from './SqliteAdapter';
+
+type Query = (sql: string, ...parameters: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * @keyv/sqlite (on the `sqlite3` binding), chosen with `MEMORY_SQLITE_DRIVER=@keyv/sqlite`, with what the engine's own
+ * SQLite store offers: the same file settings (WAL, `synchronous`, `secure_delete`), a batch written in one statement,
+ * the {@link CompareAndSet} of shared keys, and the checkpoint and rewrite that forgetting asks of the file. The file
+ * is the same as SqliteAdapter's (table `keyv`), so a store moves between the two drivers as it is.
+ *
+ * Its calls run one at a time: the binding would otherwise run them side by side on one connection, where a `VACUUM`
+ * fails while another statement is open and a pragma may land after the first write.
+ */
+export class KeyvSqliteAdapter extends KeyvSqlite {
+	private constructor(path: string, busyTimeoutMs: number) {
+		super({ uri: `sqlite://${path}`, busyTimeout: busyTimeoutMs });
+		const query = this.query as Query;
+		let last: Promise<unknown> = Promise.resolve();
+		this.query = ((sql: string, ...parameters: unknown[]) => {
+			const next = last.then(() => query(sql, ...parameters));
+			last = next.catch(() => undefined);
+			return next;
+		}) as never;
+	}
+
+	/** Every entry in one statement, so the batch lands whole or not at all. */
+	public async setMany(entries: { key: string; value: string }[]): Promise<void> {
+		if (entries.length === 0) return;
+		await this.run(
+			`INSERT INTO ${this.table} (key, value) SELECT json_extract(value, '$.key'), json_extract(value, '$.value') FROM json_each(?) ` +
+				'WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+			JSON.stringify(entries)
+		);
+	}
+
+	/** See {@link CompareAndSet}: one statement, which SQLite applies alone across every process sharing the file. */
+	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => {
+		const { table } = this;
+		if (expected === undefined && next === undefined) return (await this.run(`SELECT 1 FROM ${table} WHERE key = ?`, key)).length === 0;
+		const rows =
+			expected === undefined
+				? await this.run(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING RETURNING key`, key, next)
+				: next === undefined
+					? await this.run(`DELETE FROM ${table} WHERE key = ? AND value = ? RETURNING key`, key, expected)
+					: await this.run(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`, next, key, expected);
+		return rows.length === 1;
+	};
+
+	/** Copies the write-ahead log into the database and truncates it, after the calls made so far. */
+	public async checkpoint(): Promise<void> {
+		await this.run('PRAGMA wal_checkpoint(TRUNCATE)');
+	}
+
+	/** Rewrites the database into fresh pages, then checkpoints (see SqliteAdapter's `vacuum` for why). */
+	public async vacuum(): Promise<void> {
+		await this.run('VACUUM');
+		await this.checkpoint();
+	}
+
+	private get table(): string {
+		return this.opts.table as string;
+	}
+
+	private run(sql: string, ...parameters: unknown[]): Promise<Record<string, unknown>[]> {
+		return (this.query as Query)(sql, ...parameters);
+	}
+
+	/** Opens the file (created if missing) with the settings the engine's SQLite store uses; see SqliteAdapter. */
+	public static async open(path: string, options: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number } = {}): Promise<KeyvSqliteAdapter> {
+		const adapter = new KeyvSqliteAdapter(path, options.busyTimeoutMs ?? 5000);
+		await adapter.run('PRAGMA journal_mode = WAL');
+		await adapter.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+		await adapter.run('PRAGMA secure_delete = ON');
+		return adapter;
+	}
+}

@@ -1,0 +1,41 @@
+import './lib/setup.js';
+
+import { container, LogLevel, SapphireClient } from '@sapphire/framework';
+import { GatewayIntentBits } from 'discord.js';
+import { FakeDiscord } from 'sapphire-plugin-memory/testing';
+
+const MAYA = '200000000000000001';
+const GUILD = '300000000000000001';
+const GENERAL = '300000000000000002';
+
+/** Logs in to a fake Discord, asks `/session status` as Maya, prints the answer and what `container.memory` says as JSON. */
+const main = async () => {
+	const fake = await FakeDiscord.start({
+		users: [{ id: MAYA, username: 'maya' }],
+		guilds: [{ id: GUILD, name: 'harbour', channels: [{ id: GENERAL, name: 'general' }], members: [{ userId: MAYA }] }]
+	});
+	const client = new SapphireClient({
+		intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+		logger: { level: LogLevel.Warn },
+		baseUserDirectory: null,
+		rest: { api: fake.restUrl },
+		// The plugin's options, typed by the register import alone; the store is MEMORY_STORE_URL's.
+		memory: { config: { contextTokenBudget: 1200 }, commandGuildIds: [GUILD] }
+	});
+	try {
+		await client.login('fake-token');
+		await fake.waitForCommand('session', { guildId: GUILD });
+		const { id } = fake.slashCommand({ name: 'session', subcommand: 'status', user: MAYA, channelId: GENERAL });
+		const response = await fake.waitForInteractionResponse(id);
+		const budget: number = container.memory.config.contextTokenBudget;
+		console.log(JSON.stringify({ response: response.body, budget }));
+	} catch (error) {
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	} finally {
+		await client.destroy();
+		await fake.close();
+	}
+};
+
+void main();

@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(__dirname, '../..');
+const work = mkdtempSync(join(tmpdir(), 'memory-packed-'));
+
+/** What `npm pack --json` says of the tarball. */
+interface Packed {
+	filename: string;
+	size: number;
+	unpackedSize: number;
+	files: { path: string; size: number }[];
+}
+
+let packed: Packed;
+const bots = { cjs: join(work, 'cjs'), esm: join(work, 'esm') };
+
+/**
+ * Installs the tarball into a bot shaped like sapphiredev/examples' with-typescript-starter (test/package/bots), with the
+ * bot's own discord.js and Sapphire, as a bot developer would; packages come from npm's cache where it has them.
+ * better-sqlite3 is built once already (its install script compiles it here, which takes a minute): its build is copied.
+ */
+async function installBot(kind: keyof typeof bots): Promise<void> {
+	const dir = bots[kind];
+	cpSync(join(__dirname, 'bots', kind), dir, { recursive: true });
+	const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+	const devDependencies = { '@types/node': version('@types/node'), '@types/ws': version('@types/ws') };
+	const dependencies = {
+		'@sapphire/framework': version('@sapphire/framework'),
+		'discord.js': version('discord.js'),
+		'sapphire-plugin-memory': `file:${join(work, packed.filename)}`
+	};
+	writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, dependencies, devDependencies }, null, '\t'));
+	await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, timeout: 180_000 });
+	cpSync(join(root, 'node_modules/better-sqlite3/build'), join(dir, 'node_modules/better-sqlite3/build'), { recursive: true });
+}
+
+/** The version this repository develops against, so the bots install what the suites run with. */
+function version(name: string): string {
+	return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+/** Runs the bot's compiled entry with `env`; resolves with its exit code and output. */
+async function startBot(kind: keyof typeof bots, env: Record<string, string>) {
+	const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MEMORY_|SHORT_TERM_MEMORY_)/.test(name)));
+	try {
+		const { stdout, stderr } = await run(process.execPath, ['dist/index.js'], { cwd: bots[kind], env: { ...base, ...env }, timeout: 60_000 });
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+		return { code, stdout, stderr };
+	}
+}
+
+beforeAll(async () => {
+	// `npm pack` runs the package's prepack script, which builds it: what a publish would ship.
+	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeout: 300_000, maxBuffer: 16 << 20 });
+	[packed] = JSON.parse(stdout.slice(stdout.indexOf('[')));
+	await Promise.all([installBot('cjs'), installBot('esm')]);
+}, 480_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('GIVEN the package as npm packs it', () => {
+	it('THEN it holds the built entries, the declarations, the README, CHANGELOG and LICENSE, and nothing else', () => {
+		const paths = packed.files.map((file) => file.path.replace(/chunk-\w+/, 'chunk-*')).sort();
+		expect(paths).toEqual(
+			[
+				'CHANGELOG.md',
+				'LICENSE',
+				'README.md',
+				'dist/chunk-*.js',
+				'dist/chunk-*.mjs',
+				'dist/cli.js',
+				'dist/engine.d.ts',
+				'dist/engine.js',
+				'dist/index.d.mts',
+				'dist/index.d.ts',
+				'dist/index.js',
+				'dist/index.mjs',
+				'dist/register.d.mts',
+				'dist/register.d.ts',
+				'dist/register.js',
+				'dist/register.mjs',
+				'dist/testing.d.ts',
+				'dist/testing.js',
+				'package.json'
+			].sort()
+		);
+	});
+
+	it('THEN the tarball is under 150 kB, with no source map and no source file', () => {
+		console.log(`[package] ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.files.length} files`);
+		expect(packed.size).toBeLessThan(150_000);
+		expect(packed.files.filter((file) => /\.map$|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts'))).toEqual([]);
+	});
+
+	it('THEN its package.json runs nothing on install, and names the repository, the home page and the optional backends', () => {
+		const manifest = JSON.parse(readFileSync(join(bots.cjs, 'node_modules/sapphire-plugin-memory/package.json'), 'utf8'));
+
+		expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
+		expect(manifest.scripts.prepack).toBe('npm run build');
+		expect(manifest.repository.url).toMatch(/^git\+https:\/\//);
+		expect(manifest.homepage).toMatch(/^https:\/\//);
+		for (const name of ['@keyv/redis', '@keyv/postgres', '@keyv/sqlite']) {
+			expect(manifest.dependencies[name]).toBeUndefined();
+			expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+		}
+	});
+});
+
+describe.each(['cjs', 'esm'] as const)('GIVEN a %s bot shaped like the Sapphire starter, with the tarball installed', (kind) => {
+	it('THEN it type-checks with skipLibCheck off, from the register import and the client options alone', async () => {
+		// tsc exits non-zero on any error, in the bot's files or in a declaration file it loads (ours included).
+		const tsc = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', bots[kind]], { timeout: 180_000 }).catch(
+			(error: { stdout: string }) => ({ stdout: error.stdout, failed: true })
+		);
+		expect(tsc.stdout).toBe('');
+		expect(existsSync(join(bots[kind], 'dist/index.js'))).toBe(true);
+	}, 180_000);
+
+	it('THEN it logs in to the fake Discord from sapphire-plugin-memory/testing and answers /session status', async () => {
+		const store = join(work, `${kind}.sqlite`);
+		const bot = await startBot(kind, { MEMORY_STORE_URL: `sqlite://${store}` });
+
+		expect(bot.stderr).toBe('');
+		expect(bot.code).toBe(0);
+		const { response, budget } = JSON.parse(bot.stdout.trim().split('\n').at(-1)!);
+		expect(response.data.flags).toBe(64);
+		expect(response.data.content).toContain('**Your memory**');
+		expect(response.data.content).toContain('Storage: sqlite');
+		expect(budget).toBe(1200);
+		// MEMORY_STORE_URL decided where memory went: the README's snippet no longer hard-codes it.
+		expect(existsSync(store)).toBe(true);
+	}, 60_000);
+
+	it('THEN only the SQLite store is installed, and a redis:// URL stops start-up naming the package to install', async () => {
+		const installed = (name: string) => existsSync(join(bots[kind], 'node_modules', name));
+		expect(installed('better-sqlite3')).toBe(true);
+		expect(['@keyv/redis', '@keyv/postgres', '@keyv/sqlite', '@redis/client', 'pg', 'sqlite3'].filter(installed)).toEqual([]);
+
+		const bot = await startBot(kind, { MEMORY_STORE_URL: 'redis://127.0.0.1:6379' });
+
+		expect(bot.code).toBe(1);
+		expect(bot.stderr).toContain('A redis:// store needs the package @keyv/redis, which is not installed: run `npm install @keyv/redis`.');
+	}, 60_000);
+});
