@@ -22,10 +22,13 @@ const common = {
 	outDir: 'dist',
 	// No source maps: they would be most of the package (the shipped code is not minified, so a stack trace reads as is).
 	sourcemap: false,
-	// Without the indentation and line breaks (and with shorter syntax) the package is a quarter smaller; names stay, so a stack
-	// trace still names each function. The package test holds the tarball under 150 kB.
+	// Without the indentation and line breaks, with shorter syntax and local names, the package is less than half its size;
+	// `keepNames` keeps every function's and class's own name, so a stack trace still names each one. The package test holds
+	// the tarball under 150 kB (141 kB: 150.4 kB with local names kept).
 	minifyWhitespace: true,
 	minifySyntax: true,
+	minifyIdentifiers: true,
+	keepNames: true,
 	// The host's own discord.js and Sapphire must be the ones the pieces register with.
 	external: [/^discord\.js$/, /^@sapphire\//, /^@keyv\//, 'keyv', 'zod', 'ws']
 } satisfies Options;
