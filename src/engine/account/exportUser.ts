@@ -63,16 +63,19 @@ export async function exportUser(parts: AccountParts, userId: string, now: numbe
 		entry && !isExpired(entry, config, now) ? entry.messages.filter(mine).map((message) => exported(message, entry)) : []
 	);
 
-	const archive: ExportedMessage[] = [];
-	for (const key of Object.keys(scopes.authored)) {
-		const parts = parseScopeKey(key);
-		if (!parts) continue;
-		// The user's own DM archive is their conversation; elsewhere only their own words are theirs.
-		const ownScope = parts.scope === 'user';
-		if (ownScope && parts.ownerId !== userId) continue;
-		const where = { serverId: ownScope ? DM_SERVER_ID : parts.ownerId, channelId: parts.channelId, personaId: parts.personaId };
-		for (const message of await ledger.archive.read(key)) if (ownScope ? inDm(message) : mine(message)) archive.push(exported(message, where));
-	}
+	// The user's own DM archive is their conversation; elsewhere only their own words are theirs.
+	const archives = Object.keys(scopes.authored).flatMap((key) => {
+		const place = parseScopeKey(key);
+		if (!place || (place.scope === 'user' && place.ownerId !== userId)) return [];
+		const ownScope = place.scope === 'user';
+		return [
+			{ key, ownScope, where: { serverId: ownScope ? DM_SERVER_ID : place.ownerId, channelId: place.channelId, personaId: place.personaId } }
+		];
+	});
+	const stored = await ledger.archive.readMany(archives.map(({ key }) => key));
+	const archive = archives.flatMap(({ ownScope, where }, index) =>
+		stored[index]!.filter((message) => (ownScope ? inDm(message) : mine(message))).map((message) => exported(message, where))
+	);
 
 	return {
 		schemaVersion: EXPORT_SCHEMA_VERSION,

@@ -218,10 +218,17 @@ export class Archive {
 
 	/** Every message the scope's archive stores, oldest first, read straight from its chunks (not cached). */
 	public async read(scopeKey: string): Promise<StoredMessage[]> {
-		const head = await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey));
-		if (!head) return [];
-		const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
-		return chunks.flatMap((chunk) => chunk ?? []);
+		const [messages] = await this.readMany([scopeKey]);
+		return messages!;
+	}
+
+	/** {@link read} of several archives, in two round trips whatever their number: their heads, then their chunks. */
+	public async readMany(scopeKeys: readonly string[]): Promise<StoredMessage[][]> {
+		const heads = await this.store.getMany<ArchiveHead>(scopeKeys.map((key) => Keys.archiveHead(key)));
+		const keysOf = scopeKeys.map((scopeKey, index) => (heads[index] ? chunkKeys(scopeKey, heads[index]) : []));
+		const chunks = await this.store.getMany<StoredMessage[]>(keysOf.flat());
+		let at = 0;
+		return keysOf.map((keys) => chunks.slice(at, (at += keys.length)).flatMap((chunk) => chunk ?? []));
 	}
 
 	/** Drops what this process cached of one archive (its index and tail), after its messages were removed. */

@@ -38,7 +38,13 @@ export class ChannelArchives {
 
 	/** The live scopes of a channel that have (or had, within retention) an archive. */
 	public async of(serverId: string, channelId: string): Promise<string[]> {
-		return Object.keys((await this.store.get<ChannelArchiveListings>(Keys.channelArchives(serverId, channelId))) ?? {});
+		return this.ofChannels(serverId, [channelId]);
+	}
+
+	/** {@link of} for several channels of one server, read together. */
+	public async ofChannels(serverId: string, channelIds: readonly string[]): Promise<string[]> {
+		const lists = await this.store.getMany<ChannelArchiveListings>(channelIds.map((channelId) => Keys.channelArchives(serverId, channelId)));
+		return lists.flatMap((list) => Object.keys(list ?? {}));
 	}
 
 	/** Takes an archive off its channel's list once the sweep found nothing left of it; a list left empty goes. */
@@ -53,13 +59,14 @@ export class ChannelArchives {
 		});
 	}
 
-	/** Forgets a channel's list, once its archives are gone (a moderator's wipe, a server's purge). */
-	public async forget(serverId: string, channelId: string): Promise<void> {
+	/** Forgets channels' lists, once their archives are gone (a moderator's wipe, a server's purge). */
+	public async forget(serverId: string, channelIds: readonly string[]): Promise<void> {
+		const channels = new Set(channelIds);
 		// The next append there lists its archive again.
 		for (const key of [...this.listed.keys()]) {
 			const channel = liveScopeChannel(key);
-			if (channel?.serverId === serverId && channel.channelId === channelId) this.listed.delete(key);
+			if (channel?.serverId === serverId && channels.has(channel.channelId)) this.listed.delete(key);
 		}
-		await this.store.delete([Keys.channelArchives(serverId, channelId)]);
+		await this.store.delete(channelIds.map((channelId) => Keys.channelArchives(serverId, channelId)));
 	}
 }

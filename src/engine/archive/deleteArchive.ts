@@ -2,23 +2,44 @@ import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { Keys } from '../store/keys';
 import { type Archive, chunkKeys } from './Archive';
 
-/**
- * Deletes a scope's archive whole: its chunks, the markers of their messages and of those removed before
- * (its tombstones), and its head; every process drops its cached index. Unlike {@link removeFromArchive}
- * it keeps no tombstone: the scope itself is gone (a server's purge). Returns the messages it held.
- * Callers hold the scope's head lock.
- */
+/** Keys per delete call: one call of a few thousand keys is one statement on every backend (SQLite's json_each, PostgreSQL's `ANY`, Redis' `DEL`). */
+const KEYS_PER_DELETE = 5_000;
+
+/** {@link deleteArchives} of one scope. */
 export async function deleteArchive(archive: Archive, scopeKey: string): Promise<StoredMessage[]> {
-	const headKey = Keys.archiveHead(scopeKey);
-	const tombstonesKey = Keys.archiveTombstones(scopeKey);
-	const [head, tombstones] = (await archive.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
-	archive.forgetCached(scopeKey);
-	const keys = head ? chunkKeys(scopeKey, head) : await chunksWithoutHead(archive, scopeKey);
-	const messages = (await archive.store.getMany<StoredMessage[]>(keys)).flatMap((chunk) => chunk ?? []);
-	const ids = [...messages.map((message) => message.id), ...Object.keys(tombstones ?? {})];
-	const doomed = [...keys, ...ids.map((id) => Keys.archiveMarker(scopeKey, id)), tombstonesKey, headKey];
-	for (let at = 0; at < doomed.length; at += 500) await archive.store.delete(doomed.slice(at, at + 500));
-	return messages;
+	const [messages] = await deleteArchives(archive, [scopeKey]);
+	return messages!;
+}
+
+/**
+ * Deletes each scope's archive whole: its chunks, the markers of their messages and of those removed before
+ * (its tombstones), and its head; every process drops its cached index. Unlike {@link removeFromArchives}
+ * it keeps no tombstone: the scope itself is gone (a server's purge). Every archive goes in the same few round
+ * trips (heads and tombstones, chunks, deletes). Returns the messages each held. Callers hold the scopes' head locks.
+ */
+export async function deleteArchives(archive: Archive, scopeKeys: readonly string[]): Promise<StoredMessage[][]> {
+	const { store } = archive;
+	const headsAndTombstones = await store.getMany<unknown>(scopeKeys.flatMap((key) => [Keys.archiveHead(key), Keys.archiveTombstones(key)]));
+	const keysOf: string[][] = [];
+	for (const [index, scopeKey] of scopeKeys.entries()) {
+		archive.forgetCached(scopeKey);
+		const head = headsAndTombstones[index * 2] as ArchiveHead | undefined;
+		keysOf.push(head ? chunkKeys(scopeKey, head) : await chunksWithoutHead(archive, scopeKey));
+	}
+	const chunks = await store.getMany<StoredMessage[]>(keysOf.flat());
+	const doomed: string[] = [];
+	const held: StoredMessage[][] = [];
+	let at = 0;
+	for (const [index, scopeKey] of scopeKeys.entries()) {
+		const keys = keysOf[index]!;
+		const messages = chunks.slice(at, (at += keys.length)).flatMap((chunk) => chunk ?? []);
+		const tombstones = headsAndTombstones[index * 2 + 1] as Tombstones | undefined;
+		const ids = [...messages.map((message) => message.id), ...Object.keys(tombstones ?? {})];
+		doomed.push(...keys, ...ids.map((id) => Keys.archiveMarker(scopeKey, id)), Keys.archiveTombstones(scopeKey), Keys.archiveHead(scopeKey));
+		held.push(messages);
+	}
+	for (let from = 0; from < doomed.length; from += KEYS_PER_DELETE) await store.delete(doomed.slice(from, from + KEYS_PER_DELETE));
+	return held;
 }
 
 /** The chunk keys of an archive whose head is missing or cannot be read: looked for from the first, 16 at a time, until 16 in a row are gone. */

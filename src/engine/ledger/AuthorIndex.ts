@@ -107,14 +107,22 @@ export class AuthorIndex {
 
 	/** Forgets the author in `scopeKeys` (their messages there were erased); the key goes when empty. */
 	public async remove(authorId: string, scopeKeys: readonly string[]): Promise<void> {
-		const known = this.known.peek(authorId);
-		for (const scopeKey of scopeKeys) known?.delete(scopeKey);
+		await this.removeMany(new Map([[authorId, scopeKeys]]));
+	}
+
+	/** {@link remove} for several authors, their indexes rewritten together. */
+	public async removeMany(byAuthor: ReadonlyMap<string, readonly string[]>): Promise<void> {
+		const keyOf = new Map([...byAuthor.keys()].map((authorId) => [Keys.authorIndex(authorId), authorId]));
+		for (const [authorId, scopeKeys] of byAuthor) {
+			const known = this.known.peek(authorId);
+			for (const scopeKey of scopeKeys) known?.delete(scopeKey);
+		}
 		// A count read back after this must not come back.
-		await this.store.readBack.settled(Keys.authorIndex(authorId));
-		await this.store.update<AuthorListings>(Keys.authorIndex(authorId), (current) => {
+		await Promise.all([...keyOf.keys()].map((key) => this.store.readBack.settled(key)));
+		await this.store.updateMany<AuthorListings>([...keyOf.keys()], (key, current) => {
 			if (!current) return null;
 			const next = { ...current };
-			for (const scopeKey of scopeKeys) delete next[scopeKey];
+			for (const scopeKey of byAuthor.get(keyOf.get(key)!)!) delete next[scopeKey];
 			return Object.keys(next).length === 0 ? 'delete' : { value: next };
 		});
 	}

@@ -1,4 +1,4 @@
-import { removeFromArchive } from '../archive/removeFromArchive';
+import { removeFromArchives } from '../archive/removeFromArchive';
 import type { Listings } from '../schemas';
 import { Keys, parseScopeKey } from '../store/keys';
 import type { LedgerParts } from './LedgerParts';
@@ -23,15 +23,22 @@ export async function forgetChannel(
 	const userKeys = live(channelListings, now)
 		.filter((listing) => listing.scope === 'user')
 		.map((listing) => listing.key);
-	let messagesDeleted = 0;
-	for (const key of serverKeys) {
-		// An emptied archive's head moves to a new epoch, so every process drops its cached index.
-		messagesDeleted += await store.lock.run(Keys.archiveHead(key), () => removeFromArchive(archive, key, () => true));
-	}
 	const keys = [...serverKeys, ...userKeys];
+	// An emptied archive's head moves to a new epoch, so every process drops its cached index.
+	const removed = await store.lock.runAll(
+		serverKeys.map((key) => Keys.archiveHead(key)),
+		() => removeFromArchives(archive, serverKeys, () => true)
+	);
+	const messagesDeleted = removed.reduce((sum, count) => sum + count, 0);
 	await store.lock.runAll(keys, () => store.delete(keys));
-	await directory.forget(Keys.serverIndex(serverId), serverKeys);
-	await directory.forget(Keys.channelIndex(serverId, channelId), userKeys);
-	await Promise.all(userKeys.map((key) => directory.forget(Keys.userIndex(parseScopeKey(key)!.ownerId), [key])));
+	const listings = new Map<string, string[]>([
+		[Keys.serverIndex(serverId), serverKeys],
+		[Keys.channelIndex(serverId, channelId), userKeys]
+	]);
+	for (const key of userKeys) {
+		const owner = Keys.userIndex(parseScopeKey(key)!.ownerId);
+		listings.set(owner, [...(listings.get(owner) ?? []), key]);
+	}
+	await directory.forgetMany(listings);
 	return { entriesDeleted: keys.length, messagesDeleted };
 }

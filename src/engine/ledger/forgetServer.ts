@@ -1,4 +1,4 @@
-import { deleteArchive } from '../archive/deleteArchive';
+import { deleteArchives } from '../archive/deleteArchive';
 import type { Listings, ShortTermEntry } from '../schemas';
 import { Keys, parseScopeKey } from '../store/keys';
 import type { LedgerParts } from './LedgerParts';
@@ -38,7 +38,7 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 		...Object.keys(serverListings),
 		...archivedScopes.filter((key) => parseScopeKey(key)?.scope === 'server' && parseScopeKey(key)?.ownerId === serverId)
 	]);
-	for (const channelId of channels) for (const key of await parts.channelArchives.of(serverId, channelId)) serverScopes.add(key);
+	for (const key of await parts.channelArchives.ofChannels(serverId, [...channels])) serverScopes.add(key);
 	for (const key of serverScopes) channels.add(parseScopeKey(key)!.channelId);
 
 	const channelDirectories = [...channels].map((channelId) => Keys.channelIndex(serverId, channelId));
@@ -60,11 +60,11 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 			if (value) noteAuthors(entryKeys[index]!, value.messages);
 		});
 		await store.delete(entryKeys);
-		for (const key of serverScopes) {
-			const removed = await deleteArchive(archive, key);
-			noteAuthors(key, removed);
-			purge.archivedMessagesDeleted += removed.length;
-		}
+		const archived = await deleteArchives(archive, [...serverScopes]);
+		[...serverScopes].forEach((key, index) => {
+			noteAuthors(key, archived[index]!);
+			purge.archivedMessagesDeleted += archived[index]!.length;
+		});
 	});
 
 	// The listings that named them.
@@ -73,25 +73,20 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 		const owner = parseScopeKey(key)?.ownerId;
 		if (owner) owners.set(owner, [...(owners.get(owner) ?? []), key]);
 	}
-	for (const [userId, keys] of owners) await directory.forget(Keys.userIndex(userId), keys);
+	await directory.forgetMany(new Map([...owners].map(([userId, keys]) => [Keys.userIndex(userId), keys])));
 	// Every author seen, and every member with a conversation there: an author index may still list a scope whose
 	// messages of theirs were deleted since.
-	for (const authorId of new Set([...authors.keys(), ...owners.keys()])) await parts.authors.remove(authorId, [...serverScopes]);
-	await store.delete([
-		Keys.serverIndex(serverId),
-		...channelDirectories,
-		...[...channels].flatMap((channelId) => [Keys.channelArchives(serverId, channelId), Keys.forgotten(serverId, channelId)])
-	]);
-	for (const channelId of channels) await parts.channelArchives.forget(serverId, channelId);
-	await registry.remove('servers', [serverId]);
-	await registry.remove(
-		'channels',
-		[...channels].map((channelId) => `${serverId}:${channelId}`)
-	);
-	await registry.remove('archives', [...serverScopes]);
-	await registry.remove(
-		'forgotten',
-		[...channels].map((channelId) => `${serverId}:${channelId}`)
+	await parts.authors.removeMany(new Map([...new Set([...authors.keys(), ...owners.keys()])].map((authorId) => [authorId, [...serverScopes]])));
+	await store.delete([Keys.serverIndex(serverId), ...channelDirectories, ...[...channels].map((channelId) => Keys.forgotten(serverId, channelId))]);
+	await parts.channelArchives.forget(serverId, [...channels]);
+	const channelIdsInRegistry = [...channels].map((channelId) => `${serverId}:${channelId}`);
+	await registry.removeMany(
+		new Map([
+			['servers', [serverId]],
+			['channels', channelIdsInRegistry],
+			['archives', [...serverScopes]],
+			['forgotten', channelIdsInRegistry]
+		])
 	);
 	return purge;
 }

@@ -59,22 +59,26 @@ export class Registry {
 
 	/** Removes ids whose data is gone; a bucket left empty is deleted. */
 	public async remove(kind: RegistryKind, ids: readonly string[]): Promise<void> {
+		await this.removeMany(new Map([[kind, ids]]));
+	}
+
+	/** {@link remove} of several kinds, every bucket they touch rewritten together. */
+	public async removeMany(byKind: ReadonlyMap<RegistryKind, readonly string[]>): Promise<void> {
 		const byBucket = new Map<string, string[]>();
-		for (const id of ids) {
-			this.known.delete(`${kind}:${id}`);
-			const key = bucketKey(kind, id);
-			byBucket.set(key, [...(byBucket.get(key) ?? []), id]);
+		for (const [kind, ids] of byKind) {
+			for (const id of ids) {
+				this.known.delete(`${kind}:${id}`);
+				const key = bucketKey(kind, id);
+				byBucket.set(key, [...(byBucket.get(key) ?? []), id]);
+			}
 		}
-		await Promise.all(
-			[...byBucket].map(([key, gone]) =>
-				this.store.update<Bucket>(key, (current) => {
-					if (!current || !gone.some((id) => id in current)) return null;
-					const next = { ...current };
-					for (const id of gone) delete next[id];
-					return Object.keys(next).length === 0 ? 'delete' : { value: next };
-				})
-			)
-		);
+		await this.store.updateMany<Bucket>([...byBucket.keys()], (key, current) => {
+			const gone = byBucket.get(key)!;
+			if (!current || !gone.some((id) => id in current)) return null;
+			const next = { ...current };
+			for (const id of gone) delete next[id];
+			return Object.keys(next).length === 0 ? 'delete' : { value: next };
+		});
 	}
 
 	/** Every id of `kind`, in no particular order. */
