@@ -1,5 +1,6 @@
 import KeyvPostgres from '@keyv/postgres';
 import type { CompareAndSet, CompareAndSetMany } from './compareAndSet';
+import { PostgresVacuum } from './PostgresVacuum';
 
 /**
  * @keyv/postgres, with the {@link CompareAndSet} its read-modify-writes need to be atomic across shard processes:
@@ -7,8 +8,25 @@ import type { CompareAndSet, CompareAndSetMany } from './compareAndSet';
  * and only one of them lands).
  */
 export class PostgresAdapter extends KeyvPostgres {
+	private readonly vacuum = new PostgresVacuum(() => this.query(`VACUUM (SKIP_LOCKED) ${this.table}`));
+
+	public override async set(key: string, value: string): Promise<void> {
+		await super.set(key, value);
+		this.vacuum.wrote([value]);
+	}
+
+	public override async setMany(entries: { key: string; value: string }[]): Promise<void> {
+		await super.setMany(entries);
+		this.vacuum.wrote(entries.map(({ value }) => value));
+	}
+
+	public override async disconnect(): Promise<void> {
+		await this.vacuum.settled();
+		await super.disconnect();
+	}
+
 	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => {
-		const table = `${quote(this.opts.schema as string)}.${quote(this.opts.table as string)}`;
+		const { table } = this;
 		if (expected === undefined && next === undefined) {
 			return (await this.query(`SELECT 1 FROM ${table} WHERE key = $1`, [key])).length === 0;
 		}
@@ -18,6 +36,7 @@ export class PostgresAdapter extends KeyvPostgres {
 				: next === undefined
 					? await this.query(`DELETE FROM ${table} WHERE key = $1 AND value = $2 RETURNING key`, [key, expected])
 					: await this.query(`UPDATE ${table} SET value = $3 WHERE key = $1 AND value = $2 RETURNING key`, [key, expected, next]);
+		this.vacuum.wrote([next]);
 		return rows.length === 1;
 	};
 
@@ -27,7 +46,7 @@ export class PostgresAdapter extends KeyvPostgres {
 	 */
 	public readonly compareAndSetMany: CompareAndSetMany = async (writes) => {
 		if (writes.length === 0) return [];
-		const table = `${quote(this.opts.schema as string)}.${quote(this.opts.table as string)}`;
+		const { table } = this;
 		const rows = await this.query(
 			`WITH input AS (
 				SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[]) AS change(key, expected, next)
@@ -49,9 +68,14 @@ export class PostgresAdapter extends KeyvPostgres {
 			SELECT key FROM updated UNION ALL SELECT key FROM deleted UNION ALL SELECT key FROM inserted UNION ALL SELECT key FROM absent`,
 			[writes.map(({ key }) => key), writes.map(({ expected }) => expected ?? null), writes.map(({ next }) => next ?? null)]
 		);
+		this.vacuum.wrote(writes.map(({ next }) => next));
 		const landed = new Set((rows as { key: string }[]).map((row) => row.key));
 		return writes.map(({ key }) => landed.has(key));
 	};
+
+	private get table(): string {
+		return `${quote(this.opts.schema as string)}.${quote(this.opts.table as string)}`;
+	}
 }
 
 function quote(identifier: string): string {
