@@ -391,6 +391,13 @@ export function sqliteFilesHolding(storeUrl: string, text: string): string[] {
 	return [path, `${path}-wal`, `${path}-shm`].filter((file) => existsSync(file) && readFileSync(file).includes(needle));
 }
 
+/** The bytes of an SQLite store's files that exist: the database, and with `logs` its write-ahead log and shared-memory index. */
+export function sqliteFileBytes(storeUrl: string, { database = true, logs = true } = {}): Map<string, Buffer> {
+	const path = sqlitePath(storeUrl);
+	const files = [...(database ? [path] : []), ...(logs ? [`${path}-wal`, `${path}-shm`] : [])];
+	return new Map(files.filter((file) => existsSync(file)).map((file) => [file, readFileSync(file)]));
+}
+
 /**
  * Everything of a store that still holds `text`: its rows (on every backend) and, on SQLite, the bytes of
  * its files, where a page the database no longer uses may keep what a row held.
