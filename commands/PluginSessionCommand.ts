@@ -16,7 +16,7 @@ import { runHelp } from './session/help';
 import { malformedOptions } from './session/options';
 import { runPrivacy } from './session/privacy';
 import { completeTopics, runForget, runProfile } from './session/profile';
-import { answer } from './session/reply';
+import { answer, deferAnswer } from './session/reply';
 import { runStatus } from './session/status';
 import { runWipeChannel, WIPEABLE_CHANNEL_TYPES } from './session/wipe';
 
@@ -79,7 +79,10 @@ export class PluginCommand extends Command {
 		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
 		const text = new SessionText(interaction.locale);
 		try {
-			switch (interaction.options.getSubcommand(false)) {
+			const subcommand = interaction.options.getSubcommand(false);
+			// Every subcommand but help goes to the store, which may be far: acknowledge first, then fill the answer in.
+			if (subcommand !== 'help') await deferAnswer(interaction);
+			switch (subcommand) {
 				case 'status':
 					// A host resolver decides the level: sync it first, so the answer shows the level in force.
 					await resolvedPrivacyLevel(interaction.user.id);

@@ -393,11 +393,14 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 
 			const click = bot.fake.clickButton({ customId: confirm, messageId: String(bot.fake.originalMessage(again.id)!.id), user: ALICE.id });
-			const response = await bot.fake.waitForInteractionResponse(click.id);
+			const { callback } = await bot.fake.waitForAnswer(click.id);
 
-			expect(response.body).toEqual({
-				type: InteractionResponseType.UpdateMessage,
-				data: expect.objectContaining({ content: expect.stringMatching(/^Done: everything memory held about you is gone/), components: [] })
+			// Acknowledged at once, then the warning itself says it is done.
+			expect(callback.body).toEqual({ type: InteractionResponseType.DeferredMessageUpdate });
+			expect(bot.fake.originalMessage(again.id)).toMatchObject({
+				content: expect.stringMatching(/^Done: everything memory held about you is gone/),
+				components: [],
+				flags: MessageFlags.Ephemeral
 			});
 			const exported = await container.memory.exportUser(ALICE.id);
 			expect(exported).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
