@@ -84,8 +84,6 @@ export class PluginCommand extends Command {
 			if (subcommand !== 'help') await deferAnswer(interaction);
 			switch (subcommand) {
 				case 'status':
-					// A host resolver decides the level: sync it first, so the answer shows the level in force.
-					await resolvedPrivacyLevel(interaction.user.id);
 					return await runStatus(interaction, memory, text, { moderatorPermission });
 				case 'clear':
 					return await runClear(interaction, memory, text, options.confirmationTimeoutMs ?? 60_000);

@@ -1,4 +1,5 @@
 import '../../src/register';
+import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,19 +269,20 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	});
 
 	describe('GIVEN /session export', () => {
-		it('WHEN Alice exports THEN she gets a JSON file with her messages, her profile and her topics, and nothing of Bob', async () => {
+		it('WHEN Alice exports THEN she gets a gzipped JSON file with her messages, her profile and her topics, and nothing of Bob', async () => {
 			const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'export', user: ALICE.id, channelId: GENERAL });
 			const { content, request } = await ephemeralAnswer(bot.fake, interaction);
 
 			expect(content).toContain('everything');
 			expect(request.files).toHaveLength(1);
-			expect(request.files[0]).toMatchObject({ filename: `memory-export-${ALICE.id}.json` });
+			expect(request.files[0]).toMatchObject({ filename: `memory-export-${ALICE.id}.json.gz` });
 			// Fetched as Alice would, from the attachment on her (ephemeral) reply.
 			const attachment = (bot.fake.originalMessage(interaction.id)?.attachments as { url: string; filename: string }[])[0]!;
-			expect(attachment.filename).toBe(`memory-export-${ALICE.id}.json`);
-			const text = await (await fetch(attachment.url)).text();
-			expect(text).toBe(request.files[0]!.data.toString('utf8'));
-			const exported = JSON.parse(text) as UserExport;
+			expect(attachment.filename).toBe(`memory-export-${ALICE.id}.json.gz`);
+			const file = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
+			expect(file).toEqual(request.files[0]!.data);
+			const exported = JSON.parse(gunzipSync(file).toString('utf8')) as UserExport;
+			expect(exported).toEqual(await container.memory.exportUser(ALICE.id).then((now) => ({ ...now, exportedAt: exported.exportedAt })));
 
 			expect(exported.userId).toBe(ALICE.id);
 			const everything = JSON.stringify(exported);
