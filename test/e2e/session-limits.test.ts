@@ -204,6 +204,40 @@ describe('/session under Discord’s limits: exports that fit, answers never cut
 			}
 		});
 	});
+
+	describe('GIVEN a host whose heading of /session status runs over a message on its own', () => {
+		const heading = Array.from({ length: 30 }, (_, index) =>
+			`**What I keep of you**, line ${index} of the host's own words`.padEnd(90, '.')
+		).join('\n');
+
+		beforeAll(() => {
+			bot.client.options.memory!.sessionStrings = { 'en-US': { 'status.heading': heading } };
+		});
+
+		afterAll(() => {
+			delete bot.client.options.memory!.sessionStrings;
+		});
+
+		it('WHEN Carol, a moderator, pages through /session status THEN she reads all of it, the bot-wide counters last', async () => {
+			const asked = bot.fake.slashCommand({ name: 'session', subcommand: 'status', user: CAROL.id, channelId: GENERAL });
+			const { content, data } = await ephemeralAnswer(bot.fake, asked);
+			const messageId = String(bot.fake.originalMessage(asked.id)!.id);
+			const pages = [content];
+			let buttons = buttonsOf(data);
+			while (buttons[2] && !buttons[2].disabled) {
+				const next = await bot.fake.waitForAnswer(bot.fake.clickButton({ customId: buttons[2].custom_id, messageId, user: CAROL.id }).id);
+				pages.push(String(next.data.content));
+				buttons = buttonsOf(next.data);
+			}
+
+			expect(pages.length).toBeGreaterThan(1);
+			for (const page of pages) expect(page.length).toBeLessThanOrEqual(2000);
+			const whole = pages.join('\n');
+			expect(whole.startsWith(`${heading}\nPrivacy level: **minimal**`)).toBe(true);
+			expect(whole).toContain('Storage: sqlite · recent messages kept 12 h');
+			expect(whole.split('\n').at(-1)).toMatch(/^Bot-wide: \d+ turns captured/);
+		});
+	});
 });
 
 /** What memory holds about the member now, dated as the export under test was. */
