@@ -203,6 +203,15 @@ describe('/session under Discord’s limits: exports that fit, answers never cut
 				vi.useRealTimers();
 			}
 		});
+
+		it('WHEN everything of hers was erased since THEN the next page she asks for says nothing is stored, with no buttons left', async () => {
+			await container.memory.clearAll(ALICE.id);
+
+			const { data } = await click(ALICE.id, buttonsOf(first.data)[2]!);
+
+			expect(data.content).toBe('No profile or topic notes are stored about you.');
+			expect(data.components).toEqual([]);
+		});
 	});
 
 	describe('GIVEN a host whose heading of /session status runs over a message on its own', () => {
