@@ -25,7 +25,8 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	let bot: MemoryBot;
 
 	beforeAll(async () => {
-		bot = await startMemoryBot();
+		// Members here run each subcommand many times in a row; the cooldowns have their own suite (session-cooldowns).
+		bot = await startMemoryBot({ sessionCooldowns: false });
 	});
 
 	afterAll(() => bot?.stop());
