@@ -11,20 +11,25 @@ import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
 import { SESSION_STRINGS, type SessionStringKey } from '../src/plugin/sessionStrings';
 import { runClear } from './session/clear';
+import { SessionCooldowns } from './session/cooldowns';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';
 import { malformedOptions } from './session/options';
 import { runPrivacy } from './session/privacy';
-import { completeTopics, runForget, runProfile } from './session/profile';
+import { completeTopics, runForget } from './session/forget';
+import { runProfile } from './session/profile';
 import { answer, deferAnswer } from './session/reply';
 import { runStatus } from './session/status';
 import { runWipeChannel, WIPEABLE_CHANNEL_TYPES } from './session/wipe';
 
 /** `/session`: members see and manage their own memory; every answer is ephemeral. */
 export class PluginCommand extends Command {
+	readonly #cooldowns: SessionCooldowns;
+
 	public constructor(context: Command.LoaderContext, options: Command.Options) {
 		// The piece keeps its Plugin… name so it never collides with the host's pieces; Discord sees `/session`.
 		super(context, { ...options, description: SESSION_STRINGS['command.description'] });
+		this.#cooldowns = new SessionCooldowns(this.container.client.options.memory?.sessionCooldowns);
 	}
 
 	public override registerApplicationCommands(registry: Command.Registry): void {
@@ -80,6 +85,8 @@ export class PluginCommand extends Command {
 		const text = new SessionText(interaction.locale);
 		try {
 			const subcommand = interaction.options.getSubcommand(false);
+			const cooling = this.#cooldowns.take(subcommand, interaction.user.id);
+			if (cooling) return await answer(interaction, cooling.tryAgain(text));
 			// Every subcommand but help goes to the store, which may be far: acknowledge first, then fill the answer in.
 			if (subcommand !== 'help') await deferAnswer(interaction);
 			switch (subcommand) {

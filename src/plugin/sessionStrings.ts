@@ -42,6 +42,7 @@ export const SESSION_STRINGS = {
 	'reply.unknownSubcommand': 'Unknown subcommand. Try `/{{command}} help`.',
 	'reply.malformed': 'Those options are not what `/{{command}}` takes ({{detail}}) Nothing was changed; `/{{command}} help` lists the commands.',
 	'reply.unavailable': 'Memory is unavailable right now; nothing was changed. Try again in a moment.',
+	'reply.cooldown': 'You just ran `/{{command}} {{subcommand}}`: try again {{when}}. Nothing was done this time.',
 
 	'status.heading': '**Your memory**',
 	'status.privacy': 'Privacy level: **{{level}}**',

@@ -21,7 +21,8 @@ describe('/session under Discord’s limits: exports that fit, answers never cut
 	let bot: MemoryBot;
 
 	beforeAll(async () => {
-		bot = await startMemoryBot();
+		// Bob exports several times in a row: the cooldowns are tested elsewhere.
+		bot = await startMemoryBot({ sessionCooldowns: false });
 	});
 
 	afterAll(() => bot?.stop());

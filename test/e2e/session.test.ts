@@ -1,9 +1,9 @@
 import '../../src/register';
 import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
-import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags } from 'discord.js';
+import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrivacyLevel, type UserExport } from '../../src';
+import { handleRememberTool, PrivacyLevel, type UserExport } from '../../src';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
 	confirmedSession,
@@ -26,7 +26,8 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	let bot: MemoryBot;
 
 	beforeAll(async () => {
-		bot = await startMemoryBot();
+		// Members here run each subcommand many times in a row; the cooldowns have their own suite (session-cooldowns).
+		bot = await startMemoryBot({ sessionCooldowns: false });
 	});
 
 	afterAll(() => bot?.stop());
@@ -37,6 +38,19 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	}
 
 	const texts = (messages: { text: string }[] | undefined) => (messages ?? []).map((message) => message.text);
+
+	/** What autocomplete offers a member who typed `typed` into `/session forget`. */
+	async function choices(user: string, typed: string) {
+		const interaction = bot.fake.autocomplete({
+			name: 'session',
+			subcommand: 'forget',
+			options: { topic: typed },
+			focused: 'topic',
+			user,
+			channelId: GENERAL
+		});
+		return ((await bot.fake.waitForAnswer(interaction.id)).data as { choices: { name: string; value: string }[] }).choices;
+	}
 
 	describe('GIVEN /session help', () => {
 		it('THEN the member gets an ephemeral guide naming every subcommand', async () => {
@@ -258,6 +272,24 @@ describe('/session: members see and manage their own memory, and only theirs', (
 
 			expect(content).toBe('Forgot the topic `garden-plans`.');
 			expect((await container.memory.listTopics(ALICE.id)).map((topic) => topic.slug)).toEqual(['gaming-night']);
+		});
+
+		it('WHEN Alice types "ga" again after forgetting garden-plans THEN autocomplete no longer offers it', async () => {
+			expect(await choices(ALICE.id, 'ga')).toEqual([{ name: 'Gaming night', value: 'gaming-night' }]);
+		});
+
+		it('WHEN Sol’s LLM remembers a topic for Alice THEN her next keystroke offers it', async () => {
+			// An aside Sol does not answer, so that no turn is recorded: the tool call is all that changes.
+			const aside = bot.fake.sendMessage({ channelId: GENERAL, author: ALICE.id, content: '// we hold a garage sale in May' });
+			const channel = (await bot.client.channels.fetch(GENERAL)) as TextChannel;
+			const message = await channel.messages.fetch(String(aside.id));
+			expect(JSON.parse(await handleRememberTool({ kind: 'topic', name: 'Garage sale', text: 'in May' }, message))).toMatchObject({ ok: true });
+
+			expect(await choices(ALICE.id, 'ga')).toEqual([
+				{ name: 'Garage sale', value: 'garage-sale' },
+				{ name: 'Gaming night', value: 'gaming-night' }
+			]);
+			expect(await container.memory.forgetTopic(ALICE.id, 'garage-sale')).toBe(true);
 		});
 
 		it('WHEN Alice names Bob’s topic by hand THEN she is told she has no such topic and Bob’s stays', async () => {
