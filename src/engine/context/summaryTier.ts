@@ -5,7 +5,8 @@ import { tokenCount } from '../format/tokens';
 import { byTime, isExpired } from '../ledger/entries';
 import type { BackgroundSummary, ContextBlock, DigestLine, ParsedContextRequest, ShortTermEntry, StoredMessage } from '../schemas';
 import { DM_SERVER_ID } from '../store/keys';
-import { digestLineText, renderDigest } from '../summaries/digest/renderDigest';
+import { byWorth } from '../summaries/digest/information';
+import { byLine, digestLineText, renderDigest } from '../summaries/digest/renderDigest';
 import { linesPastSummary } from '../summaries/servable';
 import { BudgetPolicy, dayLineTokens, fitMessages, measured } from './budget';
 import type { OtherEntry } from './otherChannels';
@@ -93,22 +94,26 @@ export function summaryBlock(
 }
 
 /**
- * The newest digest lines whose lines (and the date lines that open each day) fit in `budget`
- * tokens, oldest first: the digest drops its oldest lines first, and so does its block.
+ * The digest lines whose lines (and the date lines that open each day) fit in `budget` tokens, the most
+ * informative first, as the digest keeps them ({@link byWorth}); shown oldest first.
  */
 function fitDigest(lines: readonly DigestLine[], budget: number): DigestLine[] {
 	const chosen: DigestLine[] = [];
 	const days = new Set<string>();
 	let used = 0;
-	for (const line of [...lines].sort((a, b) => a.ts - b.ts).reverse()) {
+	for (const line of byWorth(lines)) {
 		const day = dayLabel(line.ts);
 		const cost = tokenCount(digestLineText(line)) + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
-		if (used + cost > budget) break;
+		// A line too long for the room is passed over only until one fits: the rest of the room goes to the relevant tier.
+		if (used + cost > budget) {
+			if (chosen.length === 0) continue;
+			break;
+		}
 		used += cost;
 		days.add(day);
-		chosen.unshift(line);
+		chosen.push(line);
 	}
-	return chosen;
+	return chosen.sort(byLine);
 }
 
 /** Messages the summary block already quotes whole through its digest lines: the relevant tier does not repeat them. */

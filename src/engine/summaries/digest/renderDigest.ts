@@ -1,4 +1,5 @@
 import { linesByDay, timeLabel } from '../../format/lines';
+import { chronological } from '../../ledger/entries';
 import type { DigestLine } from '../../schemas';
 
 /**
@@ -12,4 +13,9 @@ export function renderDigest(lines: readonly DigestLine[]): string[] {
 /** One digest line with its time (UTC), without its date. */
 export function digestLineText(line: DigestLine): string {
 	return `[${timeLabel(line.ts)}] ${line.text}`;
+}
+
+/** The order lines are stored and shown in: chronological, the first source id breaking ties, so the order is the same everywhere. */
+export function byLine(a: DigestLine, b: DigestLine): number {
+	return chronological(a.ts, a.sourceIds[0] ?? '', b.ts, b.sourceIds[0] ?? '');
 }
