@@ -1,4 +1,5 @@
 import { linesByDay, timeLabel } from '../../format/lines';
+import { flattenForContext } from '../../format/text';
 import type { DigestLine } from '../../schemas';
 
 /**
@@ -11,5 +12,5 @@ export function renderDigest(lines: readonly DigestLine[]): string[] {
 
 /** One digest line with its time (UTC), without its date. */
 export function digestLineText(line: DigestLine): string {
-	return `[${timeLabel(line.ts)}] ${line.text}`;
+	return `[${timeLabel(line.ts)}] ${flattenForContext(line.text)}`;
 }
