@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { ContextRequest, MemoryEngine } from '../../src';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContextRequest, MemoryConfig, MemoryEngine } from '../../src';
 import { backends, TestClock } from '../support/backends';
+import { ChatEndpoint } from '../support/chat-endpoint';
 import { type ContextLine, FIXED_LINES, GrammarError, parseContext, type ParsedBlock } from '../support/context-grammar';
 import { freshEngineEachTest } from '../support/engine';
 import { snowflake } from '../support/turns';
@@ -350,5 +351,47 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context 
 		const { text } = await current.engine.buildContext(ask(place));
 		expect(text).toContain('] Sol (member): I am Sol now');
 		expect(text).toContain('] persona: Hello.');
+	});
+
+	describe('GIVEN a background summarizer whose answer holds the field', () => {
+		let endpoint: ChatEndpoint;
+		const config: { -readonly [K in keyof MemoryConfig]?: MemoryConfig[K] } = {
+			maxMessagesPerChannel: 2,
+			llmMinNewDigestLines: 4,
+			llmApiKey: 'sk-test'
+		};
+		beforeAll(async () => {
+			endpoint = await ChatEndpoint.start();
+			config.llmBaseUrl = endpoint.baseUrl;
+		});
+		afterAll(() => endpoint?.stop());
+		const summarized = freshEngineEachTest(backend, clock, config);
+
+		/** Three turns whose digest the summarizer is asked for; it answers `facts`, one per line, each citing every source. */
+		const summarize = async (facts: string[]) => {
+			endpoint.script((request) => ({ content: facts.map((fact) => `${fact} [ids: ${request.ids.join(', ')}]`).join('\n') }));
+			const place = freshPlace();
+			for (let turn = 1; turn <= 3; turn++)
+				await talk(summarized.engine, clock, place, `Order ${turn}: ship ${turn * 10} boxes to Porto on June ${turn}.`);
+			await summarized.engine.summarizerIdle();
+			const request = ask(place);
+			expect((await summarized.engine.buildContext(request)).text, `the summary is served: ${JSON.stringify(facts)}`).toContain(
+				'Summary of this conversation:'
+			);
+			return parsedContext(summarized.engine, request);
+		};
+
+		it('WHEN a fact holds any separator but a newline, or imitates a plugin line, THEN the context has the lines plain facts give', async () => {
+			for (const payload of payloads(800)) {
+				// The summarizer's lines are its newlines (citations.ts): each other piece is one fact.
+				// A lone "[" (of an escape sequence) gets a summary rejected as malformed, the digest then serving instead.
+				const facts = payload.value
+					.replace(/\u001B\[/g, '\u001B')
+					.split(/\r?\n/)
+					.filter((fact) => fact.trim());
+				const plain = facts.map((_, at) => `${at === 0 && payload.value.includes(MARK) ? MARK : 'plain'} fact ${at}`);
+				expect(await summarize(facts), `${payload.name}: ${JSON.stringify(facts)}`).toEqual(await summarize(plain));
+			}
+		});
 	});
 });
