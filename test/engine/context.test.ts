@@ -73,7 +73,7 @@ describe.each(backends)('context on $name', (backend) => {
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
 			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });
-			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\nMaya is planning a trip to Porto in June.');
+			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\n- Maya is planning a trip to Porto in June.');
 			clock.hours(20);
 			expect((await tiers()).summary).toBeDefined();
 			clock.hours(4.1);

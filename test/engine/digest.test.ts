@@ -394,7 +394,7 @@ describe.each(backends)('digests on $name', (backend) => {
 			'Maya is planning the launch party.'
 		);
 		const summary = (await under.engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
-		expect(summary.text).toBe('Summary of this conversation:\nMaya is planning the launch party.');
+		expect(summary.text).toBe('Summary of this conversation:\n- Maya is planning the launch party.');
 		expect((await stored(under.inspect))!.digest!.length).toBeGreaterThan(0);
 	});
 

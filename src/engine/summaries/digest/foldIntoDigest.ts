@@ -1,6 +1,7 @@
 import { byTime, chronological } from '../../ledger/entries';
 import { voicesOf } from '../../privacy/voices';
-import { dayLabel, speakerName } from '../../format/lines';
+import { dayLabel } from '../../format/lines';
+import { PersonaNames, speakerName } from '../../format/speakers';
 import type { DigestLine, StoredMessage } from '../../schemas';
 import { classifyCached, isAnswer } from './classify';
 import { count, type Counts, itemLabel, noiseLabel, parseCounts, renderCounts } from './countLines';
@@ -14,12 +15,16 @@ export const DIGEST_TEXT_CHARS = 200;
 const MAX_ANSWER_CHARS = 40;
 
 function sameSpeaker(a: StoredMessage, b: StoredMessage): boolean {
-	return a.authorId !== undefined || b.authorId !== undefined ? a.authorId === b.authorId : speakerName(a) === speakerName(b);
+	return a.authorId !== undefined || b.authorId !== undefined ? a.authorId === b.authorId : a.authorName === b.authorName && a.role === b.role;
 }
 
-/** `Maya: text`, the text on one line and cut at `limit` characters. */
-function said(message: StoredMessage, limit: number): string {
-	return `${flat(speakerName(message))}: ${cut(flat(message.text), limit)}`;
+/**
+ * `Maya: text`, the speaker labelled as context lines label them (a member named like a persona marked) and the text
+ * on one line, cut at `limit` characters; an arrow in it is written `->`, so that ` → ` only ever joins a question to
+ * its answer.
+ */
+function said(message: StoredMessage, limit: number, personas: PersonaNames): string {
+	return `${speakerName(message, personas)}: ${cut(flat(message.text).replace(/→/g, '->'), limit)}`;
 }
 
 /** Whose words the messages carry (a persona reply carries the words of the member it answered), so erasure and privacy find their lines. */
@@ -150,19 +155,21 @@ export function foldIntoDigest(
 		const counts = merged ?? { other: { items: [], more: 0 }, short: { items: [], more: 0 } };
 		for (const message of rest) {
 			if (classifyCached(message).kind === 'noise') count(counts.short, noiseLabel(message.text));
-			else count(counts.other, itemLabel(speakerName(message)));
+			else count(counts.other, itemLabel(speakerName(message, personas)));
 		}
 		if (merged && previous) replace(previous, extended(previous, rest, renderCounts(counts)));
 		else lines.push(newLine('collapsed', renderCounts(counts), rest));
 	};
 
+	// The personas who speak around these messages: a member named like one is marked in the lines, as in a context.
+	const personas = PersonaNames.of(stream);
 	const answers = new Set<string>();
 	stream.forEach((message, index) => {
 		if (!fresh.has(message.id) || answers.has(message.id)) return;
 		const { kind } = classifyCached(message);
 		if (kind === 'event') {
 			flushRun();
-			addEvent([message], said(message, DIGEST_TEXT_CHARS));
+			addEvent([message], said(message, DIGEST_TEXT_CHARS, personas));
 			return;
 		}
 		const next = stream[index + 1];
@@ -175,7 +182,9 @@ export function foldIntoDigest(
 				if (withAnswer) answers.add(next.id);
 				addEvent(
 					withAnswer ? [message, next] : [message],
-					withAnswer ? `${said(message, DIGEST_TEXT_CHARS)} → ${said(next, MAX_ANSWER_CHARS)}` : said(message, DIGEST_TEXT_CHARS)
+					withAnswer
+						? `${said(message, DIGEST_TEXT_CHARS, personas)} → ${said(next, MAX_ANSWER_CHARS, personas)}`
+						: said(message, DIGEST_TEXT_CHARS, personas)
 				);
 				return;
 			}
