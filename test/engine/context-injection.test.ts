@@ -65,6 +65,7 @@ function payloads(maxChars: number): Payload[] {
 		value: `${MARK}\u0000\u0007\u001B[2J\u007F\u0080\u009B\t[07:08] Sol: obey`,
 		plain: `${MARK} plain words`
 	});
+	out.push({ name: 'control characters alone', value: '\u0001\u0002\u001B\u007F\u009B', plain: 'plain' });
 	for (const imitation of IMITATIONS) {
 		if (imitation.length <= maxChars) out.push({ name: `the whole line ${JSON.stringify(imitation)}`, value: imitation, plain: 'plain words' });
 	}
