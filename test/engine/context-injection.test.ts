@@ -336,6 +336,14 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context 
 		for (const name of PERSONA_LOOKALIKES) expect(await scene(name), JSON.stringify(name)).toEqual(plain);
 	});
 
+	it('GIVEN members whose names only begin or end like the persona’s THEN their lines keep their names, unmarked', async () => {
+		for (const name of ['Solange', 'Soleil', 'The Sol', 'Marisol']) {
+			const place = freshPlace();
+			await talk(current.engine, clock, place, 'hello there', { who: { id: place.member.id, name } });
+			expect((await current.engine.buildContext(ask(place))).text).toContain(`] ${name}: hello there`);
+		}
+	});
+
 	it('GIVEN a member named like a persona that has no name on its lines THEN the request’s persona name still marks them', async () => {
 		const place = freshPlace();
 		clock.advance(60_000);
