@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContextRequest, MemoryConfig, MemoryEngine } from '../../src';
 import { backends, TestClock } from '../support/backends';
@@ -323,6 +324,26 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context 
 			}
 		);
 	});
+
+	it('GIVEN random separators, imitated lines and characters in a message, name, summary or note THEN the lines are as plain text', async () => {
+		const piece = fc.oneof(
+			fc.constantFrom(...SEPARATORS.map(([, separator]) => separator), ...IMITATIONS, ': ', '(', ' → ', '[', '\t', ' ', 'Sol', '\u0000'),
+			fc.string({ unit: 'binary', maxLength: 6 }),
+			fc.string({ unit: 'grapheme', maxLength: 6 })
+		);
+		const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+		const fields = FIELDS.filter((field) => /recent tier|display name|tool’s summary|profile note/.test(field.name));
+		await fc.assert(
+			fc.asyncProperty(fc.constantFrom(...fields), text, async (field, random) => {
+				// The mark first keeps the field from being empty once cleaned (an empty message is no turn at all).
+				const value = `${MARK} ${random}`.slice(0, field.maxChars);
+				const hostile = await parsedContext(current.engine, await field.fill(current.engine, clock, freshPlace(), value));
+				const plain = await parsedContext(current.engine, await field.fill(current.engine, clock, freshPlace(), `${MARK} plain words`));
+				expect(hostile, `${field.name}: ${JSON.stringify(value)}`).toEqual(plain);
+			}),
+			{ numRuns: 120 }
+		);
+	}, 120_000);
 
 	it('GIVEN members named like the persona THEN every line of theirs is a member’s, and only the persona’s own lines carry its label', async () => {
 		const scene = async (name: string) => {
