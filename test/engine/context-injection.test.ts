@@ -135,6 +135,7 @@ const FIELDS: Field[] = [
 	}
 ];
 
+// How a context is written does not depend on the store: the default SQLite store alone.
 describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context injection on $name', (backend) => {
 	const clock = new TestClock();
 	const current = freshEngineEachTest(backend, clock, { maxMessagesPerChannel: 4, crudeMessageCount: 2 });

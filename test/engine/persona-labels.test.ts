@@ -32,6 +32,7 @@ const PERSONA_LOOKALIKES = [
 	'(Sol'
 ];
 
+// How a context is written does not depend on the store: the default SQLite store alone.
 describe.each(backends.filter((backend) => backend.name === 'sqlite'))('persona labels on $name', (backend) => {
 	const clock = new TestClock();
 	const current = freshEngineEachTest(backend, clock, { maxMessagesPerChannel: 4, crudeMessageCount: 2 });
