@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backends, TestClock } from '../support/backends';
+import { parseContext } from '../support/context-grammar';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, eventText, freshPlace, parsedContext, pushOut, talk } from '../support/injection';
 import { snowflake } from '../support/turns';
@@ -17,6 +18,9 @@ const PERSONA_LOOKALIKES = [
 	'Sol ',
 	' Sol',
 	'S\u200Bol',
+	'Sol\u3164',
+	'Sol\u2800',
+	'So\u00ADl',
 	'\u202ESol',
 	'Ｓｏｌ',
 	'𝐒𝐨𝐥',
@@ -37,16 +41,26 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('persona 
 	const clock = new TestClock();
 	const current = freshEngineEachTest(backend, clock, { maxMessagesPerChannel: 4, crudeMessageCount: 2 });
 
-	it('GIVEN members named like the persona THEN every line of theirs is a member’s, and only the persona’s own lines carry its label', async () => {
+	it('GIVEN members named like the persona THEN each of their lines is marked a member’s; only the persona’s carry its label', async () => {
 		const scene = async (name: string) => {
 			const place = freshPlace();
 			const who = { id: place.member.id, name };
 			await talk(current.engine, clock, place, eventText('hello'), { who });
 			await pushOut(current.engine, clock, place, who);
-			return parsedContext(current.engine, ask(place, 'when do we meet in June?'));
+			return ask(place, 'when do we meet in June?');
 		};
-		const plain = await scene('Maya');
-		for (const name of PERSONA_LOOKALIKES) expect(await scene(name), JSON.stringify(name)).toEqual(plain);
+		const plain = await parsedContext(current.engine, await scene('Maya'));
+		for (const name of PERSONA_LOOKALIKES) {
+			const request = await scene(name);
+			expect(await parsedContext(current.engine, request), JSON.stringify(name)).toEqual(plain);
+			// A label the grammar reads as a member's may still read as the persona's to a model: each is marked.
+			const { text } = await current.engine.buildContext(request);
+			const speakers = parseContext(text, ['Sol']).flatMap((block) =>
+				block.lines.flatMap((line) => ((line.kind === 'message' || line.kind === 'digest') && !line.persona ? [line.speaker] : []))
+			);
+			expect(speakers.length, JSON.stringify(name)).toBeGreaterThan(0);
+			for (const speaker of speakers) expect(speaker, JSON.stringify(name)).toMatch(/ \(member\)$/);
+		}
 	});
 
 	it('GIVEN members whose names only begin or end like the persona’s THEN their lines keep their names, unmarked', async () => {
