@@ -26,12 +26,16 @@ interface NameKey {
 	squeezed: string;
 }
 
-/** A name reduced to how it reads: compatibility forms folded, accents, invisible and control characters dropped, case and lookalikes folded. */
+/**
+ * A name reduced to how it reads: compatibility forms folded; accents, control characters and every character drawn as
+ * nothing dropped (zero-width and format characters, variation selectors, the Hangul fillers Discord names hide behind);
+ * case and lookalikes folded.
+ */
 function nameKey(name: string): NameKey {
 	const folded = [
 		...name
 			.normalize('NFKD')
-			.replace(/[\p{M}\p{Cf}\p{Cc}]/gu, '')
+			.replace(/[\p{M}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
 			.toLowerCase()
 	]
 		.map((char) => LOOKALIKES.get(char) ?? char)
