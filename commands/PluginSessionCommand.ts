@@ -83,8 +83,8 @@ export class PluginCommand extends Command {
 		const options = this.container.client.options.memory ?? {};
 		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
 		const text = new SessionText(interaction.locale);
+		const subcommand = interaction.options.getSubcommand(false);
 		try {
-			const subcommand = interaction.options.getSubcommand(false);
 			const cooling = this.#cooldowns.take(subcommand, interaction.user.id);
 			if (cooling) return await answer(interaction, cooling.tryAgain(text));
 			// Every subcommand but help goes to the store, which may be far: acknowledge first, then fill the answer in.
@@ -118,6 +118,7 @@ export class PluginCommand extends Command {
 			if (malformed) return void (await answer(interaction, malformed).catch(() => undefined));
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
+			if (!invalid) this.#cooldowns.giveBack(subcommand, interaction.user.id);
 			await answer(interaction, invalid ? (error as Error).message : text.get('reply.unavailable')).catch(() => undefined);
 		}
 	}

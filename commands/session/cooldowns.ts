@@ -42,4 +42,11 @@ export class SessionCooldowns {
 		const when = `<t:${Math.ceil(bucket.expires / 1000)}:R>`;
 		return { tryAgain: (text) => text.get('reply.cooldown', { subcommand: text.get(`${subcommand as CooledSubcommand}.name`), when }) };
 	}
+
+	/** Gives back a run that memory could not do: the member was told to try again in a moment, not in a minute. */
+	public giveBack(subcommand: string | null, userId: string): void {
+		const manager = this.#managers.get(subcommand ?? '');
+		const bucket = manager?.get(userId);
+		if (manager && bucket) bucket.remaining = Math.min(manager.limit, bucket.remaining + 1);
+	}
 }

@@ -23,7 +23,13 @@ export async function topicChoices(memory: MemoryEngine, userId: string): Promis
 		cache = new LRUCache({ max: MAX_MEMBERS, ttl: TOPIC_CHOICES_TTL_MS, fetchMethod: (id: string) => memory.listTopics(id) });
 		lists.set(memory, cache);
 	}
-	return (await cache.fetch(userId)) ?? [];
+	try {
+		return (await cache.fetch(userId)) ?? [];
+	} catch {
+		// A change of the member's topics (topicsChanged) aborts a read under way: read them again, past the change.
+		// A store that fails fails this read too.
+		return memory.listTopics(userId);
+	}
 }
 
 /** Tells the autocomplete that the member's topics changed here (forgotten, erased, saved): the next keystroke reads them again. */

@@ -2,7 +2,7 @@ import '../../src/register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { container } from '@sapphire/framework';
 import { InteractionResponseType } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PrivacyLevel } from '../../src';
 import type { CommandOptionsInput } from '../../tools/fake-discord';
 import { ALICE, BOB, DAVE, ephemeralAnswer, GENERAL, type MemoryBot, remember, startMemoryBot } from '../support/memory-bot';
@@ -71,6 +71,20 @@ describe('/session cooldowns: a member who runs export, clear or privacy too oft
 			expect(refused.content).toMatch(/^You just ran `\/session export`: try again <t:\d+:R>/);
 			expect(refused.request.files).toEqual([]);
 			await sleep(EXPORT_DELAY_MS + 50);
+			expect((await session(ALICE.id, 'export')).request.files).toHaveLength(1);
+		});
+
+		it('WHEN memory fails her export THEN she is told to try again in a moment, and that run does not count', async () => {
+			await sleep(EXPORT_DELAY_MS + 50);
+			const failing = vi.spyOn(container.memory, 'exportUser').mockRejectedValueOnce(new Error('store down'));
+			try {
+				expect((await session(ALICE.id, 'export')).content).toBe(
+					'Memory is unavailable right now; nothing was changed. Try again in a moment.'
+				);
+			} finally {
+				failing.mockRestore();
+			}
+
 			expect((await session(ALICE.id, 'export')).request.files).toHaveLength(1);
 		});
 	});

@@ -2,7 +2,7 @@ import '../../src/register';
 import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
 import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags, type TextChannel } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleRememberTool, PrivacyLevel, type UserExport } from '../../src';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
@@ -491,6 +491,42 @@ describe('/session: members see and manage their own memory, and only theirs', (
 
 			expect(content).toMatch(new RegExp(`^Forgot <#${GENERAL}>: `));
 			expect(await bot.inspect.keysHolding('general thoughts')).toEqual([]);
+		});
+	});
+
+	describe('GIVEN memory fails after the answer was deferred', () => {
+		it('WHEN Bob’s /session clear fails THEN the same message, deferred at once, says nothing was changed', async () => {
+			const failing = vi.spyOn(container.memory, 'clearShortTerm').mockRejectedValueOnce(new Error('store down'));
+			try {
+				const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'clear', user: BOB.id, channelId: GENERAL });
+				const { answer, content } = await ephemeralAnswer(bot.fake, interaction);
+
+				expect(answer.callback.body).toMatchObject({ type: InteractionResponseType.DeferredChannelMessageWithSource });
+				expect(content).toBe('Memory is unavailable right now; nothing was changed. Try again in a moment.');
+				expect(bot.fake.originalMessage(interaction.id)).toMatchObject({ content, flags: MessageFlags.Ephemeral });
+				expect(bot.fake.interactionResponses(interaction.id).map((request) => request.method)).toEqual(['POST', 'PATCH']);
+			} finally {
+				failing.mockRestore();
+			}
+		});
+
+		it('WHEN Bob confirms clear scope:all and the erasure fails THEN the warning itself says nothing was deleted', async () => {
+			const failing = vi.spyOn(container.memory, 'clearAll').mockRejectedValueOnce(new Error('store down'));
+			try {
+				const { done, asked, clicked } = await confirmedSession(bot.fake, {
+					subcommand: 'clear',
+					options: { scope: 'all' },
+					user: BOB.id,
+					channelId: GENERAL
+				});
+
+				expect(clicked.callback.body).toEqual({ type: InteractionResponseType.DeferredMessageUpdate });
+				expect(done).toBe('Memory is unavailable right now; nothing was deleted. Try again in a moment.');
+				expect(bot.fake.originalMessage(asked.id)).toMatchObject({ content: done, components: [] });
+				expect((await container.memory.listTopics(BOB.id)).map((topic) => topic.slug)).toEqual(['gambling-debts']);
+			} finally {
+				failing.mockRestore();
+			}
 		});
 	});
 

@@ -196,19 +196,19 @@ export async function ephemeralAnswer(
 
 /**
  * A member runs a `/session` subcommand that asks for confirmation and clicks its red button; resolves
- * with the question and the final answer (the updated message).
+ * with the question and the final answer (the updated message), the command, and the click's answer.
  */
 export async function confirmedSession(
 	fake: FakeDiscord,
 	input: Omit<SlashCommandInput, 'name'> & { subcommand: string }
-): Promise<{ question: string; done: string }> {
+): Promise<{ question: string; done: string; asked: FakeInteraction; clicked: InteractionAnswer }> {
 	const asked = fake.slashCommand({ name: 'session', ...input });
 	const { content: question, data } = await ephemeralAnswer(fake, asked);
 	const confirm = (data.components as { components: { custom_id: string }[] }[] | undefined)?.[0]?.components[0]?.custom_id;
 	if (!confirm) throw new Error(`/session ${input.subcommand} asked no confirmation: ${question}`);
 	const click = fake.clickButton({ customId: confirm, messageId: String(fake.originalMessage(asked.id)!.id), user: input.user });
-	const done = await fake.waitForAnswer(click.id);
-	return { question, done: String(done.data.content ?? '') };
+	const clicked = await fake.waitForAnswer(click.id);
+	return { question, done: String(clicked.data.content ?? ''), asked, clicked };
 }
 
 const ids = new SnowflakeGenerator();
