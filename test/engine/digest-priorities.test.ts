@@ -117,6 +117,17 @@ describe('runs of the same short reply are counted on one line', () => {
 		const tomorrow = { ...messages[1]!, id: 'm99', ts: START + DAY };
 		expect(texts(foldIntoDigest(digest, [tomorrow], 1500)).at(-1)).toBe('(1 short reply: sure)');
 	});
+
+	it('GIVEN a count line that counts 50 messages THEN the next reply starts another: a line rewritten every turn cites few', () => {
+		let digest: DigestLine[] | null = null;
+		const messages = conversation(...boxesAndSures(60));
+		for (let at = 0; at < messages.length; at += 2) digest = foldIntoDigest(digest, messages.slice(at, at + 2), 100_000);
+		const counted = digest!.filter((line) => line.kind === 'collapsed');
+		expect(counted.map((line) => [line.text, line.sourceIds.length])).toEqual([
+			['(50 short replies: sure ×50)', 50],
+			['(10 short replies: sure ×10)', 10]
+		]);
+	});
 });
 
 describe.each(backends)('digest priorities on $name', (backend) => {

@@ -138,9 +138,9 @@ export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classif
 	// A mention's digits are an id, not a number.
 	const bare = text.replace(MENTION, ' ');
 	const all = words(text);
-	const saysNothing = (word: Word) => word.name || ACK.has(fold(word.text));
+	const saysNothing = (word: Word) => word.name || isAcknowledgement(word.text);
 	// What a message says besides its figures: nothing, when the rest is acknowledgements and names.
-	const besidesFigures = all.filter((word) => !NUMERAL.test(word.text));
+	const besidesFigures = all.filter((word) => !isNumeral(word.text));
 	const bareNumber = !AMOUNT.test(bare) && besidesFigures.every(saysNothing);
 	const signals: DigestSignal[] = [];
 	if (DATE.some((pattern) => pattern.test(bare))) signals.push('date');
@@ -170,5 +170,5 @@ export function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): C
 
 /** A short reply that settles a question: a yes or a no, or a number (`how many are coming?` → `12`). */
 export function isAnswer(message: StoredMessage): boolean {
-	return ANSWER_EMOJI.test(message.text) || words(message.text).some((word) => ANSWERS.has(fold(word.text)) || NUMERAL.test(word.text));
+	return ANSWER_EMOJI.test(message.text) || words(message.text).some((word) => ANSWERS.has(fold(word.text)) || isNumeral(word.text));
 }

@@ -13,6 +13,8 @@ import { cut, flat } from './text';
 export const DIGEST_TEXT_CHARS = 200;
 /** Characters of a short answer shown after its question. */
 const MAX_ANSWER_CHARS = 40;
+/** Messages a count line takes in from later folds: the digest is rewritten on every turn, so a line's citations stay few. */
+const MAX_COUNTED_MESSAGES = 50;
 
 function sameSpeaker(a: StoredMessage, b: StoredMessage): boolean {
 	return a.authorId !== undefined || b.authorId !== undefined ? a.authorId === b.authorId : a.authorName === b.authorName && a.role === b.role;
@@ -81,7 +83,8 @@ function newLine(kind: DigestLine['kind'], text: string, messages: readonly Stor
  * member's question followed by another speaker's yes, no or number becomes one line with its answer;
  * acknowledgements and small talk are collapsed into count lines, merged with the count line just
  * before them on the same day, and a short reply a count line of the same day already counts joins
- * that line even when other lines stand between (`(7 short replies: sure)`); an event the same speaker
+ * that line even when other lines stand between (`(7 short replies: sure ×7)`), until it counts
+ * {@link MAX_COUNTED_MESSAGES}; an event the same speaker
  * says again right away is cited by its line. Every line cites its messages; every message folded is
  * cited by exactly one line. Messages the digest already cites, or not newer than the newest message
  * it has folded, are skipped, so folding the same messages twice adds nothing. The digest stays in
@@ -127,6 +130,7 @@ export function foldIntoDigest(
 		lines.find(
 			(line) =>
 				line.kind === 'collapsed' &&
+				line.sourceIds.length < MAX_COUNTED_MESSAGES &&
 				line.ts <= message.ts &&
 				dayLabel(line.ts) === dayLabel(message.ts) &&
 				parseCounts(line.text)?.short.items.some(([known]) => known === label)
@@ -149,7 +153,10 @@ export function foldIntoDigest(
 		if (rest.length === 0) return;
 		const previous = newest();
 		const merged =
-			previous?.kind === 'collapsed' && rest[0]!.ts >= previous.ts && dayLabel(rest[0]!.ts) === dayLabel(previous.ts)
+			previous?.kind === 'collapsed' &&
+			previous.sourceIds.length < MAX_COUNTED_MESSAGES &&
+			rest[0]!.ts >= previous.ts &&
+			dayLabel(rest[0]!.ts) === dayLabel(previous.ts)
 				? parseCounts(previous.text)
 				: null;
 		const counts = merged ?? { other: { items: [], more: 0 }, short: { items: [], more: 0 } };
