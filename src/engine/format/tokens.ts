@@ -23,8 +23,9 @@ export const EXACT_WORK_PER_TICK = 4096;
 
 // A member's "<|endoftext|>" is text to the model, counted as such (by default the tokenizer throws on it).
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-// The tokenizer's own cache of merged pieces is replaced by the one below, which also tells a new piece from a known one.
-setMergeCacheSize(0);
+// The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
+setMergeCacheSize(5_000);
+// Each piece's count, which also tells a new piece (work to spend) from a known one.
 const pieces = new LRUCache<string, number>({ max: 20_000 });
 // Lines recur across contexts (the same message in many replies), so their counts are cached too.
 const lines = new LRUCache<string, number>({ max: 5_000 });
