@@ -309,7 +309,10 @@ export class SmallDiscord {
 			tokenBudget: 4000
 		};
 		const context = await this.engine.buildContext(request);
-		this.found(context.text, this.model.wordsGone(Gone.Everywhere), `the context of ${JSON.stringify(request)} (${label})`);
+		const [gone, fromShortTerm] = [this.model.wordsGone(Gone.Everywhere), this.model.wordsGone(Gone.FromShortTerm)];
+		// Only the relevant tier reads the archive, which keeps what a clear took from short-term memory.
+		for (const block of context.blocks)
+			this.found(block.text, block.tier === 'relevant' ? gone : fromShortTerm, `the ${block.tier} block of ${JSON.stringify(request)} (${label})`);
 	}
 
 	/** After a forgetting step: every context, every export, every row, and on SQLite the files' bytes. */
