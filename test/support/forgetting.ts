@@ -312,7 +312,11 @@ export class SmallDiscord {
 		const [gone, fromShortTerm] = [this.model.wordsGone(Gone.Everywhere), this.model.wordsGone(Gone.FromShortTerm)];
 		// Only the relevant tier reads the archive, which keeps what a clear took from short-term memory.
 		for (const block of context.blocks)
-			this.found(block.text, block.tier === 'relevant' ? gone : fromShortTerm, `the ${block.tier} block of ${JSON.stringify(request)} (${label})`);
+			this.found(
+				block.text,
+				block.tier === 'relevant' ? gone : fromShortTerm,
+				`the ${block.tier} block of ${JSON.stringify(request)} (${label})`
+			);
 	}
 
 	/** After a forgetting step: every context, every export, every row, and on SQLite the files' bytes. */
