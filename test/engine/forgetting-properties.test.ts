@@ -12,9 +12,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PrivacyLevel } from '../../src';
-import { backends, openEngine, TestClock } from '../support/backends';
-import { SmallDiscord } from '../support/forgetting';
-import { type Place, PURGE_GRACE_HOURS, type Step, type WorldShape } from '../support/forgetting-world';
+import { backends } from '../support/backends';
+import { playSteps } from '../support/forgetting';
+import type { Place, Step, WorldShape } from '../support/forgetting-world';
 
 const RUNS_FACTOR = Number(process.env.PROPERTY_RUNS_FACTOR ?? 1);
 const TIMEOUT = 90_000 * Math.max(1, RUNS_FACTOR);
@@ -104,27 +104,9 @@ describe.each(backends)('GIVEN random turns, deletions, edits, erasures and priv
 		'THEN nothing promised gone ever appears in a context, an export, a row of the store or a byte of its files',
 		async () => {
 			await fc.assert(
-				fc.asyncProperty(scenarioArb, async ({ world, steps }) => {
-					const clock = new TestClock();
-					const opened = await openEngine(backend, {
-						now: clock.now,
-						config: {
-							maxMessagesPerChannel: world.maxMessagesPerChannel,
-							crudeMessageCount: world.crudeMessageCount,
-							serverPurgeGraceHours: PURGE_GRACE_HOURS
-						}
-					});
-					try {
-						const discord = new SmallDiscord(opened.engine, clock, world, opened);
-						await discord.setUp();
-						for (const step of steps) {
-							await discord.run(step);
-							expect(discord.leaks, `after ${JSON.stringify(step)}`).toEqual([]);
-						}
-					} finally {
-						await opened.dispose();
-					}
-				}),
+				fc.asyncProperty(scenarioArb, ({ world, steps }) =>
+					playSteps(backend, world, steps, (step, leaks) => expect(leaks, `after ${JSON.stringify(step)}`).toEqual([]))
+				),
 				runs(backend.file ? 12 : 8)
 			);
 		},

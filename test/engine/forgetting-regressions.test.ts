@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backends, openEngine, TestClock } from '../support/backends';
-import { SmallDiscord } from '../support/forgetting';
-import { PURGE_GRACE_HOURS, type Step, type WorldShape } from '../support/forgetting-world';
+import { backends } from '../support/backends';
+import { playSteps } from '../support/forgetting';
+import type { Step, WorldShape } from '../support/forgetting-world';
 
 const WORLD: WorldShape = { members: 2, personas: 1, maxMessagesPerChannel: 2, crudeMessageCount: 0, optIn: [false, false, false] };
 
@@ -16,7 +16,6 @@ const mayaSpeaks = (channel: number): Step => ({
 	noIds: false
 });
 
-/** Counterexamples the forgetting property found (test/engine/forgetting-properties.test.ts), shrunk, replayed on every backend. */
 /** Maya's message edited away without its new text, then her entries expire and the sweep runs: only the archive holds the reply to her turn. */
 const editedAwayThenSwept: Step[] = [mayaSpeaks(0), { kind: 'edit', pick: 0, withText: false }, { kind: 'tick', minutes: 800, sweep: true }];
 
@@ -38,19 +37,6 @@ const CASES: [string, Step[]][] = [
 
 describe.each(backends)('forgetting counterexamples, replayed on $name', (backend) => {
 	it.skipIf(backend.skipReason !== null).each(CASES)('%s', async (_, steps) => {
-		const clock = new TestClock();
-		const opened = await openEngine(backend, {
-			now: clock.now,
-			config: { maxMessagesPerChannel: 2, crudeMessageCount: 0, serverPurgeGraceHours: PURGE_GRACE_HOURS }
-		});
-		try {
-			const discord = new SmallDiscord(opened.engine, clock, WORLD, opened);
-			for (const step of steps) {
-				await discord.run(step);
-				expect(discord.leaks, `after ${JSON.stringify(step)}`).toEqual([]);
-			}
-		} finally {
-			await opened.dispose();
-		}
+		await playSteps(backend, WORLD, steps, (step, leaks) => expect(leaks, `after ${JSON.stringify(step)}`).toEqual([]));
 	});
 });

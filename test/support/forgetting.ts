@@ -6,10 +6,38 @@
  * every row, and on SQLite the bytes of the files.
  */
 import { type ContextRequest, type MemoryEngine, PrivacyLevel, type TurnMessage, type TurnResponse } from '../../src';
-import type { TestClock } from './backends';
+import { type Backend, openEngine, TestClock } from './backends';
 import { ForgettingModel, Gone, type Posted, wordsFound } from './forgetting-model';
 import { type Forgetting, MEMBERS, PERSONAS, type Place, PURGE_GRACE_HOURS, SERVERS, type Step, type WorldShape } from './forgetting-world';
 import { rawRows, sqliteFileBytes, type StoreLocation } from './store-inspection';
+
+/** Plays `steps` in a small Discord on a fresh engine of `backend`; `afterStep` gets what was found where it must not be so far. */
+export async function playSteps(
+	backend: Backend,
+	world: WorldShape,
+	steps: readonly Step[],
+	afterStep: (step: Step, leaks: readonly string[]) => void
+): Promise<void> {
+	const clock = new TestClock();
+	const opened = await openEngine(backend, {
+		now: clock.now,
+		config: {
+			maxMessagesPerChannel: world.maxMessagesPerChannel,
+			crudeMessageCount: world.crudeMessageCount,
+			serverPurgeGraceHours: PURGE_GRACE_HOURS
+		}
+	});
+	try {
+		const discord = new SmallDiscord(opened.engine, clock, world, opened);
+		await discord.setUp();
+		for (const step of steps) {
+			await discord.run(step);
+			afterStep(step, discord.leaks);
+		}
+	} finally {
+		await opened.dispose();
+	}
+}
 
 export class SmallDiscord {
 	/** What was found where it must not be: `<marker> (<why>) in <place>`. */
