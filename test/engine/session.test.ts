@@ -109,7 +109,8 @@ describe.each(backends)('/session operations on $name', (backend) => {
 			expect(Object.keys(maya).sort()).toEqual(
 				[serverScopeKey(GUILD, CHANNEL, 'sol'), serverScopeKey(GUILD, OTHER_CHANNEL, 'sol'), userScopeKey(MAYA.id, dm, 'sol')].sort()
 			);
-			expect(maya[serverScopeKey(GUILD, CHANNEL, 'sol')]).toEqual({ count: 1, lastTs: clock.current - MINUTE });
+			// Counted: her message; newest: Sol's reply to her turn (a millisecond later), which carries her words too.
+			expect(maya[serverScopeKey(GUILD, CHANNEL, 'sol')]).toEqual({ count: 1, lastTs: clock.current - MINUTE + 1 });
 			expect(Object.keys((await inspect.authorIndex(THEO.id).read())!)).toEqual([serverScopeKey(GUILD, CHANNEL, 'sol')]);
 			// Personas are not members: their replies are not indexed.
 			expect(await inspect.authorIndex('sol').read()).toBeUndefined();

@@ -1,111 +1,48 @@
 /**
- * A small Discord for the forgetting property (test/engine/forgetting-properties.test.ts): members talk in
- * two servers (channels and threads) and DMs, personas answer and repeat what was said to them, and
- * messages are deleted and edited, members clear, erase, choose FULL or leave, the bot leaves a server.
- * Beside it, a model of what docs/guarantees.md#forgetting promises is gone, word by word.
- *
- * Every text holds unique marker words (`qx<n>zq`); a persona reply repeats the marker of the message it
- * answers, and sometimes of another message of the channel, as a persona does ("Maya, you said …"). A marker
- * must be gone only when every text holding it is gone: a reply that stays (an edit leaves the replies to the
- * old text; an erasure leaves the replies to other members' turns) may keep the words it repeated.
+ * The small Discord the forgetting property plays (test/engine/forgetting-properties.test.ts) against an engine: members
+ * talk in two servers (channels and threads) and DMs, personas answer and repeat what was said to them ("Maya, you said
+ * …"), and messages are deleted and edited, members clear, erase, choose FULL or leave, the bot leaves a server. After
+ * each forgetting it looks for the words the model (forgetting-model.ts) says are gone: in every context, every export,
+ * every row, and on SQLite the bytes of the files.
  */
-import { PrivacyLevel, type ContextRequest, type MemoryEngine, type TurnMessage, type TurnResponse } from '../../src';
-import type { TestClock } from './backends';
+import { type ContextRequest, type MemoryEngine, PrivacyLevel, type TurnMessage, type TurnResponse } from '../../src';
+import { type Backend, openEngine, TestClock } from './backends';
+import { ForgettingModel, Gone, type Posted, wordsFound } from './forgetting-model';
+import { type Forgetting, MEMBERS, PERSONAS, type Place, PURGE_GRACE_HOURS, SERVERS, type Step, type WorldShape } from './forgetting-world';
 import { rawRows, sqliteFileBytes, type StoreLocation } from './store-inspection';
 
-export const SERVERS = [
-	{
-		id: '1163485926733139968',
-		channels: [
-			{ id: '1163485927412613161', parent: null },
-			{ id: '1163485927412613165', parent: null },
-			{ id: '1163485927412613170', parent: '1163485927412613161' }
-		]
-	},
-	{
-		id: '1187329150225436772',
-		channels: [
-			{ id: '1187329150900318219', parent: null },
-			{ id: '1187329150900318231', parent: '1187329150900318219' }
-		]
+/** Plays `steps` in a small Discord on a fresh engine of `backend`; `afterStep` gets what was found where it must not be so far. */
+export async function playSteps(
+	backend: Backend,
+	world: WorldShape,
+	steps: readonly Step[],
+	afterStep: (step: Step, leaks: readonly string[]) => void
+): Promise<void> {
+	const clock = new TestClock();
+	const opened = await openEngine(backend, {
+		now: clock.now,
+		config: {
+			maxMessagesPerChannel: world.maxMessagesPerChannel,
+			crudeMessageCount: world.crudeMessageCount,
+			serverPurgeGraceHours: PURGE_GRACE_HOURS
+		}
+	});
+	try {
+		const discord = new SmallDiscord(opened.engine, clock, world, opened);
+		await discord.setUp();
+		for (const step of steps) {
+			await discord.run(step);
+			afterStep(step, discord.leaks);
+		}
+	} finally {
+		await opened.dispose();
 	}
-] as const;
-export const MEMBERS = [
-	{ id: '258334176382853120', name: 'Maya', dm: '1199236758364520458' },
-	{ id: '301792264318746624', name: 'Zed', dm: '1199236758364520733' },
-	{ id: '417209733560483841', name: 'Noa', dm: '1199236758364521019' }
-] as const;
-export const PERSONAS = [
-	{ id: 'aria', name: 'Aria', lineage: 'muse' },
-	{ id: 'nyx', name: 'Nyx', lineage: null }
-] as const;
-
-export interface WorldShape {
-	members: number;
-	personas: number;
-	maxMessagesPerChannel: number;
-	crudeMessageCount: number;
-	/** Per member: opted in to cross-server memory. */
-	optIn: boolean[];
 }
-
-export type Place = { server: number; channel: number } | { dm: true };
-
-export type Step =
-	| { kind: 'turn'; member: number; place: Place; history: number; responders: number[]; echo: number | null }
-	| { kind: 'chat'; member: number; place: Place }
-	| { kind: 'ask'; member: number; place: Place; persona: number; word: number }
-	| { kind: 'delete'; picks: number[]; stale: boolean; namesMember: boolean }
-	| { kind: 'edit'; pick: number; withText: boolean }
-	| { kind: 'clear'; member: number }
-	| { kind: 'clearAll'; member: number }
-	| { kind: 'privacy'; member: number; level: PrivacyLevel }
-	| { kind: 'leave'; member: number; server: number }
-	| { kind: 'purge'; server: number }
-	| { kind: 'saveTopic'; member: number }
-	| { kind: 'forgetTopic'; member: number; pick: number }
-	| { kind: 'tick'; minutes: number; sweep: boolean };
-
-/** The steps that forget something. */
-type Forgetting = Exclude<Step, { kind: 'turn' | 'chat' | 'ask' | 'tick' }>;
-
-/** How far a text is gone, as promised: not at all, from every short-term copy (the archive keeps it), from every copy. */
-export const Gone = { Kept: 0, FromShortTerm: 1, Everywhere: 2 } as const;
-export type Gone = (typeof Gone)[keyof typeof Gone];
-
-/** One text: a message's text before or after an edit, or a topic note. */
-interface Text {
-	words: string[];
-	gone: Gone;
-	/** Why it is gone, for the report. */
-	why: string;
-}
-
-/** A message of the small Discord, as the test knows it. */
-interface Posted {
-	id: string;
-	role: 'user' | 'persona';
-	authorId: string;
-	authorName: string;
-	serverId: string | null;
-	channelId: string;
-	ts: number;
-	/** Its texts, the current one last. */
-	texts: Text[];
-	/** How far any later text of it is gone: an erased message's new text is never stored either. */
-	floor: Gone;
-	/** A reply its turn stored: the member whose turn it answered, and their message. */
-	answers?: { memberId: string; messageId: string };
-}
-
-const MARKER = /qx\d+zq/g;
-const name = (gone: Gone) => ['kept', 'gone from short-term memory', 'gone'][gone];
 
 export class SmallDiscord {
 	/** What was found where it must not be: `<marker> (<why>) in <place>`. */
 	public readonly leaks: string[] = [];
-	private readonly posted: Posted[] = [];
-	private readonly notes = new Map<string, (Text & { slug: string })[]>();
+	private readonly model = new ForgettingModel();
 	private readonly logs = new Map<string, Posted[]>();
 	private readonly levels = new Map<string, PrivacyLevel>();
 	private readonly purged = new Set<string>();
@@ -176,14 +113,14 @@ export class SmallDiscord {
 		return this.levels.get(memberId) === PrivacyLevel.FULL;
 	}
 
-	private post(memberIndex: number, place: Place): Posted {
+	private post(memberIndex: number, place: Place, noIds = false): Posted {
 		const member = this.member(memberIndex);
 		const where = this.where(memberIndex, place)!;
 		this.clock.advance(7_000);
 		const marker = this.marker();
 		const full = this.isFull(member.id);
 		const message: Posted = {
-			id: String(this.snowflake++),
+			id: noIds ? undefined : String(this.snowflake++),
 			role: 'user',
 			authorId: member.id,
 			authorName: member.name,
@@ -193,7 +130,7 @@ export class SmallDiscord {
 			texts: [{ words: [marker], gone: full ? Gone.Everywhere : Gone.Kept, why: full ? `${member.name} wrote it while FULL` : '' }],
 			floor: full ? Gone.Everywhere : Gone.Kept
 		};
-		this.posted.push(message);
+		this.model.posted.push(message);
 		this.log(where.channelId).push(message);
 		return message;
 	}
@@ -202,7 +139,7 @@ export class SmallDiscord {
 		const where = this.where(step.member, step.place);
 		if (!where) return;
 		const member = this.member(step.member);
-		const asked = this.post(step.member, step.place);
+		const asked = this.post(step.member, step.place, step.noIds);
 		const log = this.log(where.channelId);
 		const history = log.slice(-(step.history + 1)).map((message) => this.asHistory(message));
 		const now = this.clock.current;
@@ -211,7 +148,7 @@ export class SmallDiscord {
 		const replies: Posted[] = responders.map((persona, index) => {
 			const words = [this.marker(), ...asked.texts.at(-1)!.words, ...(echoed ? echoed.texts.at(-1)!.words.slice(0, 1) : [])];
 			return {
-				id: String(this.snowflake++),
+				id: step.noIds ? undefined : String(this.snowflake++),
 				role: 'persona',
 				authorId: persona.id,
 				authorName: persona.name,
@@ -227,7 +164,7 @@ export class SmallDiscord {
 			personaId: responders[index]!.id,
 			personaLineageId: responders[index]!.lineage,
 			personaName: responders[index]!.name,
-			messageId: reply.id
+			...(reply.id ? { messageId: reply.id } : {})
 		}));
 		const result = await this.engine.recordTurn({
 			userId: member.id,
@@ -240,11 +177,11 @@ export class SmallDiscord {
 		});
 		for (const reply of replies) {
 			// A FULL member's turn is not stored, nor are the replies to it when a later history carries them.
-			if (this.isFull(member.id)) this.drop(reply, Gone.Everywhere, `a reply to ${member.name}'s turn while FULL`);
+			if (this.isFull(member.id)) this.model.drop(reply, Gone.Everywhere, `a reply to ${member.name}'s turn while FULL`);
 			// Only a reply its turn stored names the turn it answered; otherwise it reaches memory as plain history.
 			else if (result.written) reply.answers = { memberId: member.id, messageId: asked.id };
 		}
-		this.posted.push(...replies);
+		this.model.posted.push(...replies);
 		log.push(...replies);
 	}
 
@@ -260,7 +197,7 @@ export class SmallDiscord {
 			authorId: message.authorId,
 			authorName: message.authorName,
 			text: this.textOf(message),
-			messageId: message.id,
+			...(message.id ? { messageId: message.id } : {}),
 			timestamp: message.ts
 		};
 	}
@@ -268,175 +205,120 @@ export class SmallDiscord {
 	private async ask(step: Extract<Step, { kind: 'ask' }>): Promise<void> {
 		const where = this.where(step.member, step.place);
 		if (!where) return;
-		const words = [...this.wordsGone(Gone.Kept)];
+		// Asked for a word that should be gone, so the relevant tier would find it.
+		const words = [...this.model.wordsGone(Gone.FromShortTerm).keys()];
 		const query = words.length === 0 ? 'pizza' : `what about ${words[step.word % words.length]} pizza`;
 		await this.contextOf(this.member(step.member).id, where, this.persona(step.persona), query, `ask of step ${JSON.stringify(step)}`);
 	}
 
 	// Forgetting ----------------------------------------------------------------------------------------
 
-	private drop(message: Posted, gone: Gone, why: string): void {
-		if (gone > message.floor) message.floor = gone;
-		for (const text of message.texts) {
-			if (gone <= text.gone) continue;
-			text.gone = gone;
-			text.why = why;
-		}
-	}
-
 	private async forget(step: Forgetting): Promise<void> {
 		const now = this.clock.current;
-		const before = (message: Posted) => message.ts <= now;
 		switch (step.kind) {
-			case 'delete': {
-				if (this.posted.length === 0) return;
-				const first = this.posted[step.picks[0]! % this.posted.length]!;
-				const candidates = this.posted.filter((message) => message.channelId === first.channelId);
-				const deleted = [...new Set([first, ...step.picks.slice(1).map((pick) => candidates[pick % candidates.length]!)])];
-				const dmOwner = MEMBERS.find((member) => member.dm === first.channelId);
-				await this.engine.messagesChanged({
-					serverId: first.serverId,
-					channelId: first.channelId,
-					...(dmOwner && step.namesMember ? { userId: dmOwner.id } : {}),
-					messageIds: deleted.map((message) => message.id),
-					kind: 'deleted'
-				});
-				for (const message of deleted) {
-					this.drop(message, Gone.Everywhere, `deleted (${message.authorName}'s, step ${JSON.stringify(step)})`);
-					for (const reply of this.posted)
-						if (reply.answers?.messageId === message.id) this.drop(reply, Gone.Everywhere, `a reply to ${message.id}, deleted`);
-				}
-				// A host whose cache is stale still passes them in histories; others no longer see them.
-				if (!step.stale) {
-					const log = this.log(first.channelId);
-					this.logs.set(
-						first.channelId,
-						log.filter((message) => !deleted.includes(message))
-					);
-				}
-				return;
-			}
+			case 'delete':
+				return this.delete(step);
 			case 'edit': {
-				const candidates = this.posted.filter((message) => message.role === 'user');
+				// Discord names every message by id; one the host gave none for cannot be told apart.
+				const candidates = this.model.posted.filter((message) => message.role === 'user' && message.id !== undefined);
 				if (candidates.length === 0) return;
 				const message = candidates[step.pick % candidates.length]!;
-				const old = message.texts.at(-1)!;
-				message.texts.push({ words: [this.marker()], gone: message.floor, why: 'written by a member erased before' });
+				this.model.edited(message, this.marker(), `edited ${step.withText ? 'with' : 'without'} its new text`);
 				await this.engine.messagesChanged({
 					serverId: message.serverId,
 					channelId: message.channelId,
-					messageIds: [message.id],
+					messageIds: [message.id!],
 					kind: 'edited',
-					...(step.withText ? { texts: { [message.id]: this.textOf(message) } } : {})
+					...(step.withText ? { texts: { [message.id!]: this.textOf(message) } } : {})
 				});
-				if (old.gone < Gone.Everywhere)
-					Object.assign(old, { gone: Gone.Everywhere, why: `edited ${step.withText ? 'with' : 'without'} its new text` });
 				return;
 			}
-			case 'clear': {
-				const member = this.member(step.member);
-				await this.engine.clearShortTerm(member.id);
-				for (const message of this.posted.filter(before)) {
-					if (message.role === 'user' && message.authorId === member.id) this.drop(message, Gone.FromShortTerm, `${member.name} cleared`);
-					else if (message.answers?.memberId === member.id || (message.role === 'persona' && message.channelId === member.dm))
-						this.drop(message, Gone.Everywhere, `a reply to ${member.name}, who cleared`);
-				}
-				return;
-			}
+			case 'clear':
+				await this.engine.clearShortTerm(this.member(step.member).id);
+				return this.model.cleared(this.member(step.member), now);
 			case 'clearAll':
 				await this.engine.clearAll(this.member(step.member).id);
-				return this.erased(step.member, 'erased (clear scope:all)');
+				return this.model.erased(this.member(step.member), now, 'erased (clear scope:all)');
 			case 'privacy': {
 				const member = this.member(step.member);
 				await this.engine.setUserSettings(member.id, { privacyLevel: step.level });
 				this.levels.set(member.id, step.level);
-				if (step.level === PrivacyLevel.FULL) return this.erased(step.member, 'erased (chose FULL)');
+				if (step.level === PrivacyLevel.FULL) return this.model.erased(member, now, 'erased (chose FULL)');
 				// Leaving MINIMAL takes the profile and topics.
-				if (step.level !== PrivacyLevel.MINIMAL) this.dropNotes(member.id, `${member.name} left MINIMAL`);
+				if (step.level !== PrivacyLevel.MINIMAL) this.model.dropNotes(member.id, `${member.name} left MINIMAL`);
 				return;
 			}
 			case 'leave': {
 				const member = this.member(step.member);
 				const server = SERVERS[step.server % SERVERS.length]!;
 				// Null: memory held nothing of them, so nothing of theirs is stored anywhere.
-				if ((await this.engine.memberLeft(server.id, member.id)) === null) return;
-				for (const message of this.posted.filter(before)) {
-					if (message.serverId !== server.id) continue;
-					if (message.authorId === member.id || message.answers?.memberId === member.id)
-						this.drop(message, Gone.Everywhere, `${member.name} left the server`);
-				}
+				if ((await this.engine.memberLeft(server.id, member.id)) !== null) this.model.left(member, server.id, now);
 				return;
 			}
 			case 'purge': {
 				const server = SERVERS[step.server % SERVERS.length]!;
-				await this.engine.purgeServer(server.id);
+				if (step.grace) {
+					await this.engine.serverRemoved(server.id);
+					this.clock.hours(PURGE_GRACE_HOURS);
+					await this.engine.sweep();
+				} else await this.engine.purgeServer(server.id);
 				this.purged.add(server.id);
-				for (const message of this.posted.filter(before))
-					if (message.serverId === server.id) this.drop(message, Gone.Everywhere, 'the bot left the server');
-				return;
+				return this.model.purged(server.id, now);
 			}
-			case 'saveTopic': {
-				const member = this.member(step.member);
-				const marker = this.marker();
-				const minimal = (this.levels.get(member.id) ?? PrivacyLevel.MINIMAL) === PrivacyLevel.MINIMAL;
-				const saved = this.engine.saveTopic(member.id, `trip ${marker}`, `${marker} the ferry leaves at nine`);
-				if (!minimal) {
-					await saved.then(
-						() => this.leaks.push(`a topic was saved for ${member.name}, who is not MINIMAL`),
-						() => undefined
-					);
-					return;
-				}
-				const { slug } = await saved;
-				this.notes.set(member.id, [...(this.notes.get(member.id) ?? []), { slug, words: [marker], gone: Gone.Kept, why: '' }]);
-				return;
-			}
+			case 'saveTopic':
+				return this.saveTopic(step.member);
 			case 'forgetTopic': {
 				const member = this.member(step.member);
-				const kept = (this.notes.get(member.id) ?? []).filter((note) => note.gone === Gone.Kept);
+				const kept = this.model.topics(member.id);
 				if (kept.length === 0) return;
 				const note = kept[step.pick % kept.length]!;
 				if (!(await this.engine.forgetTopic(member.id, note.slug))) this.leaks.push(`topic ${note.slug} of ${member.name} was not found`);
-				Object.assign(note, { gone: Gone.Everywhere, why: 'a forgotten topic' });
+				this.model.dropNotes(member.id, 'a forgotten topic', note);
 			}
 		}
 	}
 
-	/** `clear scope:all`, or FULL: their messages, the replies to their turns, every persona line of their DMs, their topics. */
-	private erased(index: number, why: string): void {
-		const member = this.member(index);
-		for (const message of this.posted.filter((posted) => posted.ts <= this.clock.current)) {
-			const theirs =
-				(message.role === 'user' && message.authorId === member.id) ||
-				message.answers?.memberId === member.id ||
-				(message.role === 'persona' && message.channelId === member.dm);
-			if (theirs) this.drop(message, Gone.Everywhere, `${member.name} ${why}`);
-		}
-		this.dropNotes(member.id, `${member.name} ${why}`);
+	private async delete(step: Extract<Step, { kind: 'delete' }>): Promise<void> {
+		const named = this.model.posted.filter((message) => message.id !== undefined);
+		if (named.length === 0) return;
+		const first = named[step.picks[0]! % named.length]!;
+		const candidates = named.filter((message) => message.channelId === first.channelId);
+		const deleted = [...new Set([first, ...step.picks.slice(1).map((pick) => candidates[pick % candidates.length]!)])];
+		const dmOwner = MEMBERS.find((member) => member.dm === first.channelId);
+		await this.engine.messagesChanged({
+			serverId: first.serverId,
+			channelId: first.channelId,
+			...(dmOwner && step.namesMember ? { userId: dmOwner.id } : {}),
+			messageIds: deleted.map((message) => message.id!),
+			kind: 'deleted'
+		});
+		this.model.deleted(deleted, `step ${JSON.stringify(step)}`);
+		// A host whose cache is stale still passes them in histories; others no longer see them.
+		if (!step.stale)
+			this.logs.set(
+				first.channelId,
+				this.log(first.channelId).filter((message) => !deleted.includes(message))
+			);
 	}
 
-	private dropNotes(memberId: string, why: string): void {
-		for (const note of this.notes.get(memberId) ?? []) if (note.gone < Gone.Everywhere) Object.assign(note, { gone: Gone.Everywhere, why });
+	private async saveTopic(index: number): Promise<void> {
+		const member = this.member(index);
+		const marker = this.marker();
+		const saved = this.engine.saveTopic(member.id, `trip ${marker}`, `${marker} the ferry leaves at nine`);
+		if ((this.levels.get(member.id) ?? PrivacyLevel.MINIMAL) !== PrivacyLevel.MINIMAL) {
+			await saved.then(
+				() => this.leaks.push(`a topic was saved for ${member.name}, who is not MINIMAL`),
+				() => undefined
+			);
+			return;
+		}
+		this.model.saved(member.id, (await saved).slug, marker);
 	}
 
 	// Checking ------------------------------------------------------------------------------------------
 
-	/** Marker words every text holding them is gone from (at least `gone`), with why. */
-	private wordsGone(gone: Gone): Map<string, string> {
-		const least = new Map<string, Text>();
-		const texts = [...this.posted.flatMap((message) => message.texts), ...[...this.notes.values()].flat()];
-		for (const text of texts)
-			for (const word of text.words) {
-				const known = least.get(word);
-				if (!known || text.gone < known.gone) least.set(word, text);
-			}
-		return new Map(
-			[...least].flatMap(([word, text]) => (text.gone >= gone && text.gone > Gone.Kept ? [[word, `${name(text.gone)}: ${text.why}`]] : []))
-		);
-	}
-
-	private found(text: string, gone: Map<string, string>, place: string): void {
-		for (const [word] of text.matchAll(MARKER)) if (gone.has(word)) this.leaks.push(`${word} (${gone.get(word)}) in ${place}`);
+	private found(text: string, gone: ReadonlyMap<string, string>, place: string): void {
+		this.leaks.push(...wordsFound(text, gone, place));
 	}
 
 	private async contextOf(
@@ -455,13 +337,20 @@ export class SmallDiscord {
 			tokenBudget: 4000
 		};
 		const context = await this.engine.buildContext(request);
-		this.found(context.text, this.wordsGone(Gone.Everywhere), `the context of ${JSON.stringify(request)} (${label})`);
+		const [gone, fromShortTerm] = [this.model.wordsGone(Gone.Everywhere), this.model.wordsGone(Gone.FromShortTerm)];
+		// Only the relevant tier reads the archive, which keeps what a clear took from short-term memory.
+		for (const block of context.blocks)
+			this.found(
+				block.text,
+				block.tier === 'relevant' ? gone : fromShortTerm,
+				`the ${block.tier} block of ${JSON.stringify(request)} (${label})`
+			);
 	}
 
 	/** After a forgetting step: every context, every export, every row, and on SQLite the files' bytes. */
 	private async check(step: Forgetting): Promise<void> {
-		const gone = this.wordsGone(Gone.Everywhere);
-		const fromShortTerm = this.wordsGone(Gone.FromShortTerm);
+		const gone = this.model.wordsGone(Gone.Everywhere);
+		const fromShortTerm = this.model.wordsGone(Gone.FromShortTerm);
 		if (fromShortTerm.size === 0) return;
 		const after = `after step ${JSON.stringify(step)}`;
 		const query = `what did we say ${[...gone.keys()].slice(-6).join(' ')}`;

@@ -39,8 +39,8 @@ export class AuthorIndex {
 
 	/**
 	 * Notes that `landed` entered the live scope `scopeKey` and that its archive took in `archived`: members' messages (their
-	 * counts: status's archived messages), and in a DM the persona's lines as its member's words, uncounted, so the scope
-	 * stays listed while the archive holds them (see indexedAuthorsOf).
+	 * counts: status's archived messages), and the persona's lines as the words of the member they answered (every line of a
+	 * DM), uncounted, so the scope stays listed while the archive holds them (see indexedAuthorsOf).
 	 */
 	public async record(scopeKey: string, landed: readonly StoredMessage[], archived: readonly StoredMessage[], now: number): Promise<void> {
 		const seen = new Map<string, { count: number; lastTs: number }>();

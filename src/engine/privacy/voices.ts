@@ -15,13 +15,15 @@ export function voicesOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'rep
 
 /**
  * The members whose words a message of the live scope `scopeKey` counts as, for the author index: a member's own
- * message; and, in a DM (a member's own live scope), every persona line too, since all of a DM is that member's
- * (export and erasure take it whole).
+ * message; in a DM (a member's own live scope), every persona line too, since all of a DM is that member's (export and
+ * erasure take it whole); elsewhere, a persona's reply as the words of the member whose turn it answered, so the scope
+ * stays listed for their erasure while the archive holds the reply, even once their own message there is gone.
  */
-export function indexedAuthorsOf(scopeKey: string, message: Pick<StoredMessage, 'role' | 'authorId'>): string[] {
+export function indexedAuthorsOf(scopeKey: string, message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>): string[] {
 	if (message.role === 'user') return message.authorId ? [message.authorId] : [];
 	const scope = parseScopeKey(scopeKey);
-	return scope?.scope === 'user' ? [scope.ownerId] : [];
+	if (scope?.scope === 'user') return [scope.ownerId];
+	return message.replyToAuthorId ? [message.replyToAuthorId] : [];
 }
 
 /** Whether a message carries `userId`'s words: theirs, or a persona's reply to their turn. */
