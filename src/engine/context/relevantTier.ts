@@ -5,9 +5,17 @@ import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
 import { BudgetPolicy, fitByDay } from './budget';
 
+/** A message's words, lower-cased, without punctuation or emoji: two lines with the same are the same line. */
+function wordsOf(text: string): string {
+	return text
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N}]+/gu, ' ')
+		.trim();
+}
+
 /**
  * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
- * as many as fit (none taking more than its share), shown oldest first. Hits are places in the index
+ * as many as fit (none taking more than its share, a repeated line once), shown oldest first. Hits are places in the index
  * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
  */
 export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at: number) => boolean, budget: number): ContextBlock | null {
@@ -17,9 +25,14 @@ export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usab
 	const best = usableHits[0]!.score;
 	const candidates: number[] = [];
 	const offered = new Set<number>();
+	// A line said again ("Hey you. Long day?") is shown once, where it ranks best.
+	const said = new Set<string>();
 	const offer = (at: number) => {
 		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
 		offered.add(at);
+		const words = wordsOf(index.texts[at]!);
+		if (said.has(words)) return;
+		said.add(words);
 		candidates.push(at);
 	};
 	for (const { at, score } of usableHits) {
