@@ -5,13 +5,8 @@ import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
 import { BudgetPolicy, fitByDay } from './budget';
 
-/** A message's words, lower-cased, without punctuation or emoji: two lines with the same are the same line. */
-function wordsOf(text: string): string {
-	return text
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N}]+/gu, ' ')
-		.trim();
-}
+/** Lines said again are short ("Hey you. Long day?"); longer ones are taken as said once, and not compared. */
+const REPEATED_LINE_MAX_CHARS = 80;
 
 /**
  * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
@@ -25,14 +20,17 @@ export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usab
 	const best = usableHits[0]!.score;
 	const candidates: number[] = [];
 	const offered = new Set<number>();
-	// A line said again ("Hey you. Long day?") is shown once, where it ranks best.
+	// A line said again ("Hey you. Long day?", case aside) is shown once, where it ranks best.
 	const said = new Set<string>();
 	const offer = (at: number) => {
 		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
 		offered.add(at);
-		const words = wordsOf(index.texts[at]!);
-		if (said.has(words)) return;
-		said.add(words);
+		const text = index.texts[at]!;
+		if (text.length <= REPEATED_LINE_MAX_CHARS) {
+			const line = text.toLowerCase();
+			if (said.has(line)) return;
+			said.add(line);
+		}
 		candidates.push(at);
 	};
 	for (const { at, score } of usableHits) {
