@@ -1,10 +1,12 @@
 import { InteractionHandler, InteractionHandlerTypes } from '@sapphire/framework';
-import { type ButtonInteraction, MessageFlags } from 'discord.js';
+import type { ButtonInteraction } from 'discord.js';
 import { PrivacyLevel } from '../src/engine';
 import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
+import { topicsChanged } from '../src/plugin/topicChoices';
 import { type ConfirmButton, parseConfirmButton } from './session/confirm';
 import { levelExplained, levelName } from './session/privacy';
+import { answer, deferUpdate, update } from './session/reply';
 
 /** What each confirmation names when it has expired: the command to run again. */
 const AGAIN: Record<ConfirmButton['kind'], string> = { 'clear-all': 'clear scope:all', 'privacy-full': 'privacy level:full' };
@@ -25,24 +27,20 @@ export class PluginInteractionHandler extends InteractionHandler {
 
 	public async run(interaction: ButtonInteraction, button: ConfirmButton): Promise<void> {
 		const text = new SessionText(interaction.locale);
-		if (interaction.user.id !== button.userId) {
-			await interaction.reply({ content: text.get('confirm.notYours'), flags: MessageFlags.Ephemeral });
-			return;
-		}
-		if (button.action === 'cancel') {
-			await interaction.update({ content: text.get('confirm.cancelled'), components: [] });
-			return;
-		}
+		if (interaction.user.id !== button.userId) return answer(interaction, text.get('confirm.notYours'));
+		if (button.action === 'cancel') return update(interaction, { content: text.get('confirm.cancelled'), components: [] });
 		if (Date.now() > button.expiresAt) {
 			const again = `/${SessionText.commandName()} ${AGAIN[button.kind]}`;
-			await interaction.update({ content: text.get('confirm.expired', { again }), components: [] });
-			return;
+			return update(interaction, { content: text.get('confirm.expired', { again }), components: [] });
 		}
 		try {
-			await interaction.update({ content: await this.confirmed(button, text), components: [] });
+			// Erasing everything of a member may outlast Discord's 3 seconds on a far store: acknowledge first.
+			await deferUpdate(interaction);
+			const done = await this.confirmed(button, text).finally(() => topicsChanged(this.container.memory, button.userId));
+			await update(interaction, { content: done, components: [] });
 		} catch (error) {
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
-			await interaction.update({ content: text.get('confirm.unavailable'), components: [] }).catch(() => undefined);
+			await update(interaction, { content: text.get('confirm.unavailable'), components: [] }).catch(() => undefined);
 		}
 	}
 

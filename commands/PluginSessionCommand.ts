@@ -11,20 +11,25 @@ import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
 import { SESSION_STRINGS, type SessionStringKey } from '../src/plugin/sessionStrings';
 import { runClear } from './session/clear';
+import { SessionCooldowns } from './session/cooldowns';
 import { runExport } from './session/export';
 import { runHelp } from './session/help';
 import { malformedOptions } from './session/options';
 import { runPrivacy } from './session/privacy';
-import { completeTopics, runForget, runProfile } from './session/profile';
-import { answer } from './session/reply';
+import { completeTopics, runForget } from './session/forget';
+import { runProfile } from './session/profile';
+import { answer, deferAnswer } from './session/reply';
 import { runStatus } from './session/status';
 import { runWipeChannel, WIPEABLE_CHANNEL_TYPES } from './session/wipe';
 
 /** `/session`: members see and manage their own memory; every answer is ephemeral. */
 export class PluginCommand extends Command {
+	readonly #cooldowns: SessionCooldowns;
+
 	public constructor(context: Command.LoaderContext, options: Command.Options) {
 		// The piece keeps its Plugin… name so it never collides with the host's pieces; Discord sees `/session`.
 		super(context, { ...options, description: SESSION_STRINGS['command.description'] });
+		this.#cooldowns = new SessionCooldowns(this.container.client.options.memory?.sessionCooldowns);
 	}
 
 	public override registerApplicationCommands(registry: Command.Registry): void {
@@ -78,11 +83,14 @@ export class PluginCommand extends Command {
 		const options = this.container.client.options.memory ?? {};
 		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
 		const text = new SessionText(interaction.locale);
+		const subcommand = interaction.options.getSubcommand(false);
 		try {
-			switch (interaction.options.getSubcommand(false)) {
+			const cooling = this.#cooldowns.take(subcommand, interaction.user.id);
+			if (cooling) return await answer(interaction, cooling.tryAgain(text));
+			// Every subcommand but help goes to the store, which may be far: acknowledge first, then fill the answer in.
+			if (subcommand !== 'help') await deferAnswer(interaction);
+			switch (subcommand) {
 				case 'status':
-					// A host resolver decides the level: sync it first, so the answer shows the level in force.
-					await resolvedPrivacyLevel(interaction.user.id);
 					return await runStatus(interaction, memory, text, { moderatorPermission });
 				case 'clear':
 					return await runClear(interaction, memory, text, options.confirmationTimeoutMs ?? 60_000);
@@ -110,6 +118,7 @@ export class PluginCommand extends Command {
 			if (malformed) return void (await answer(interaction, malformed).catch(() => undefined));
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });
 			const invalid = error instanceof Error && 'code' in error && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED');
+			if (!invalid) this.#cooldowns.giveBack(subcommand, interaction.user.id);
 			await answer(interaction, invalid ? (error as Error).message : text.get('reply.unavailable')).catch(() => undefined);
 		}
 	}

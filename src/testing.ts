@@ -16,7 +16,7 @@
  * await client.login('fake-token');
  * await fake.waitForCommand('session');
  * const { id } = fake.slashCommand({ name: 'session', subcommand: 'status', user: '200000000000000001', channelId: '300000000000000002' });
- * const response = await fake.waitForInteractionResponse(id); // the bot's answer, as Discord received it
+ * const { data, callbackAfterMs } = await fake.waitForAnswer(id); // the bot's answer as the member sees it, and how soon it came
  */
 export { FakeDiscord } from '../tools/fake-discord/FakeDiscord';
 export { SnowflakeGenerator } from '../tools/fake-discord/snowflakes';
@@ -41,6 +41,7 @@ export type {
 	FakeMemberInit,
 	FakeRoleInit,
 	FakeUserInit,
+	InteractionAnswer,
 	RecordedFile,
 	RecordedRequest,
 	UserRef

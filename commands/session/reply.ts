@@ -1,16 +1,58 @@
-import { type ChatInputCommandInteraction, type InteractionReplyOptions, MessageFlags } from 'discord.js';
+import {
+	type ButtonInteraction,
+	type ChatInputCommandInteraction,
+	type InteractionEditReplyOptions,
+	type InteractionReplyOptions,
+	MessageFlags
+} from 'discord.js';
 import type { SessionText } from '../../src/plugin/SessionText';
 
+/** What `/session` and its buttons answer: a text, or a message with components or files. */
+export type SessionAnswer = string | Omit<InteractionReplyOptions, 'flags'>;
+
+/** The interactions `/session` answers: the command, and the buttons on its answers. */
+export type SessionInteraction = ChatInputCommandInteraction | ButtonInteraction;
+
 /** Every `/session` answer is ephemeral: only the member who asked sees their memory. */
-export function ephemeral(options: string | Omit<InteractionReplyOptions, 'flags'>): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
+export function ephemeral(options: SessionAnswer): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
 	return { ...(typeof options === 'string' ? { content: options } : options), flags: MessageFlags.Ephemeral };
 }
 
-/** Replies, or follows up when the interaction was already answered. */
-export async function answer(interaction: ChatInputCommandInteraction, options: string | Omit<InteractionReplyOptions, 'flags'>): Promise<void> {
-	const message = ephemeral(options);
-	if (interaction.replied || interaction.deferred) await interaction.followUp(message);
-	else await interaction.reply(message);
+/**
+ * Acknowledges a command at once with an ephemeral "thinking…" placeholder, which {@link answer} then fills in: Discord
+ * gives an interaction 3 seconds for its first answer, and a store a few milliseconds away can take longer than that.
+ */
+export async function deferAnswer(interaction: ChatInputCommandInteraction): Promise<void> {
+	if (!interaction.deferred && !interaction.replied) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+}
+
+/**
+ * Acknowledges a button at once and leaves its message as it is until {@link update} changes it: for a button whose
+ * work goes to the store.
+ */
+export async function deferUpdate(interaction: ButtonInteraction): Promise<void> {
+	if (!interaction.deferred && !interaction.replied) await interaction.deferUpdate();
+}
+
+/**
+ * Answers, ephemerally: fills in the deferred placeholder, replies when nothing was sent yet, or follows up once
+ * answered. An answer after deferring (an error's too) lands in the same message.
+ */
+export async function answer(interaction: SessionInteraction, options: SessionAnswer): Promise<void> {
+	if (interaction.deferred && !interaction.replied) await interaction.editReply(edit(options));
+	else if (interaction.replied || interaction.deferred) await interaction.followUp(ephemeral(options));
+	else await interaction.reply(ephemeral(options));
+}
+
+/** Changes the message a button sits on: at once, or after {@link deferUpdate}. */
+export async function update(interaction: ButtonInteraction, options: SessionAnswer): Promise<void> {
+	if (interaction.deferred || interaction.replied) await interaction.editReply(edit(options));
+	else await interaction.update(typeof options === 'string' ? { content: options } : (options as InteractionEditReplyOptions));
+}
+
+/** An answer as an edit: the message keeps the flags it was sent with. */
+function edit(options: SessionAnswer): InteractionEditReplyOptions {
+	return typeof options === 'string' ? { content: options } : (options as InteractionEditReplyOptions);
 }
 
 /** Hours and minutes left, for TTLs. */

@@ -1,9 +1,11 @@
-import { type ChatInputCommandInteraction, type PermissionResolvable, PermissionsBitField } from 'discord.js';
+import { type PermissionResolvable, PermissionsBitField } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
+import { resolvedPrivacyLevel } from '../../src/plugin/privacy';
 import type { SessionText } from '../../src/plugin/SessionText';
 import { botWideLine } from './botWide';
+import { pagedAnswer } from './pages';
 import { levelName } from './privacy';
-import { answer, duration } from './reply';
+import { answer, duration, type SessionInteraction } from './reply';
 
 /** Options of {@link runStatus}. */
 export interface StatusOptions {
@@ -15,11 +17,26 @@ export interface StatusOptions {
 
 /** `/session status`: what memory holds about the member, and for how long; moderators also see the bot-wide counters. */
 export async function runStatus(
-	interaction: ChatInputCommandInteraction,
+	interaction: SessionInteraction,
+	memory: MemoryEngine,
+	text: SessionText,
+	options: StatusOptions = {}
+): Promise<void> {
+	await answer(
+		interaction,
+		pagedAnswer(await statusText(interaction, memory, text, options), { view: 'status', userId: interaction.user.id }, text)
+	);
+}
+
+/** The text of `/session status`, whole, for the member and the channel of `interaction` (the command or a page button). */
+export async function statusText(
+	interaction: SessionInteraction,
 	memory: MemoryEngine,
 	text: SessionText,
 	{ personaId, moderatorPermission }: StatusOptions = {}
-): Promise<void> {
+): Promise<string> {
+	// A host resolver decides the level: sync it first, so the answer shows the level in force.
+	await resolvedPrivacyLevel(interaction.user.id);
 	const status = await memory.status(interaction.user.id, {
 		serverId: interaction.guildId,
 		channelId: interaction.channelId,
@@ -52,5 +69,5 @@ export async function runStatus(
 		interaction.inGuild() &&
 		interaction.memberPermissions?.has(new PermissionsBitField(moderatorPermission));
 	if (moderator) lines.push(botWideLine(memory.stats(), text));
-	await answer(interaction, lines.join('\n'));
+	return lines.join('\n');
 }

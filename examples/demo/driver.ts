@@ -87,8 +87,7 @@ export class DemoDriver {
 	}
 
 	private async interactionAnswer(interactionId: string): Promise<SessionAnswer> {
-		const request = await this.fake.waitForInteractionResponse(interactionId, STEP_TIMEOUT_MS);
-		const data = ((request.body as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+		const { data, request } = await this.fake.waitForAnswer(interactionId, STEP_TIMEOUT_MS);
 		return { content: String(data.content ?? ''), data, request, interactionId };
 	}
 

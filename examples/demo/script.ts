@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
 import type { UserExport } from '../../src';
 import type { DemoDriver } from './driver';
@@ -52,7 +53,8 @@ async function noteTheosMemory(narrator: Narrator, label: string): Promise<void>
 
 function describeExport(narrator: Narrator, file: { filename: string; data: Buffer } | undefined): void {
 	if (!file) throw new Error('/session export sent no file');
-	const data = JSON.parse(file.data.toString('utf8')) as UserExport;
+	// A member opens it as any .json.gz: gunzipped, it is the JSON of memory.exportUser.
+	const data = JSON.parse(gunzipSync(file.data).toString('utf8')) as UserExport;
 	const messages = data.shortTerm.reduce((sum, entry) => sum + entry.messages.length, 0);
 	const profile = data.profile ? `${data.profile.notes.length} note${data.profile.notes.length === 1 ? '' : 's'}` : 'none';
 	narrator.note(

@@ -35,7 +35,8 @@ export async function contextForMessage(
 			...locationOf(message, persona),
 			query: options.query ?? message.content,
 			tokenBudget: options.tokenBudget,
-			visibleChannelIds: visibleChannelIds(message)
+			visibleChannelIds: visibleChannelIds(message),
+			personaName: persona.name
 		});
 	} catch (error) {
 		reportMemoryError(message.client, error, { phase: 'context', userId: message.author.id, channelId: message.channelId });

@@ -39,10 +39,28 @@ export interface MemoryPluginOptions {
 	/** How long the `/session clear scope:all` confirmation buttons stay valid. @default 60_000 */
 	confirmationTimeoutMs?: number;
 	/**
+	 * Per-member cooldowns of the subcommands that cost the store the most; a member who runs one too often is told
+	 * when to try again. `false` turns one, or all, off.
+	 * @example { export: { delay: 300_000 }, privacy: false }
+	 * @default { export: { delay: 60_000, limit: 1 }, clear: { delay: 60_000, limit: 2 }, privacy: { delay: 60_000, limit: 3 } }
+	 */
+	sessionCooldowns?: false | Partial<Record<CooledSubcommand, SessionCooldownOptions | false>>;
+	/**
 	 * Publishes `memory.stats()` as Prometheus metrics (`sapphire_memory_…`) when the host has
 	 * `prom-client` installed: on its default registry, or on `{ registry }`; `false` publishes none.
 	 * The plugin serves no HTTP endpoint: the host serves its registry's `metrics()`.
 	 * @default {}
 	 */
 	metrics?: false | MemoryMetricsOptions;
+}
+
+/** The `/session` subcommands with a per-member cooldown. */
+export type CooledSubcommand = 'export' | 'clear' | 'privacy';
+
+/** A per-member cooldown of one `/session` subcommand, as Sapphire's `cooldownDelay` and `cooldownLimit` (scope: user). */
+export interface SessionCooldownOptions {
+	/** Milliseconds from a member's first run until they may run it `limit` times again; 0 turns the cooldown off. */
+	delay?: number;
+	/** Runs a member may make within `delay`. */
+	limit?: number;
 }

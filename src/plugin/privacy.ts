@@ -1,5 +1,6 @@
 import { container } from '@sapphire/framework';
 import type { MemoryTurn, PrivacyLevel } from '../engine';
+import { topicsChanged } from './topicChoices';
 
 /**
  * The host's privacy level for a user, when it supplied a resolver. The level is also stored, so
@@ -11,7 +12,9 @@ export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel
 	const level = await resolver(userId);
 	if (level === undefined) return undefined;
 	const stored = await container.memory.getUserSettings(userId);
-	if (stored.privacyLevel !== level) await container.memory.setUserSettings(userId, { privacyLevel: level });
+	if (stored.privacyLevel === level) return level;
+	await container.memory.setUserSettings(userId, { privacyLevel: level });
+	topicsChanged(container.memory, userId);
 	return level;
 }
 

@@ -42,6 +42,7 @@ export const SESSION_STRINGS = {
 	'reply.unknownSubcommand': 'Unknown subcommand. Try `/{{command}} help`.',
 	'reply.malformed': 'Those options are not what `/{{command}}` takes ({{detail}}) Nothing was changed; `/{{command}} help` lists the commands.',
 	'reply.unavailable': 'Memory is unavailable right now; nothing was changed. Try again in a moment.',
+	'reply.cooldown': 'You just ran `/{{command}} {{subcommand}}`: try again {{when}}. Nothing was done this time.',
 
 	'status.heading': '**Your memory**',
 	'status.privacy': 'Privacy level: **{{level}}**',
@@ -90,7 +91,21 @@ export const SESSION_STRINGS = {
 		'archived messages removed: {{archivedMessagesRemoved}}, summaries dropped: {{summariesDropped}}, topics deleted: {{topicsDeleted}}).',
 	'confirm.privacyFullDone': 'Done: everything memory held about you is gone, and your privacy level is **{{level}}**: {{explained}}.',
 
-	'export.done': 'Here is everything this bot’s memory holds about you.',
+	'export.done': 'Here is everything this bot’s memory holds about you, as a JSON file compressed with gzip (any archive tool opens it).',
+	'export.parts':
+		'Everything this bot’s memory holds about you is more than Discord lets me send in one file, so it comes in {{parts}} parts, ' +
+		'in {{messages}} messages. Each part is a JSON file compressed with gzip that you can open on its own; part 1 holds your ' +
+		'settings and profile, and each list (`shortTerm`, `sharedShortTerm`, `archive`, `topics`) goes on from one part to the next.',
+	'export.tooLarge':
+		'Everything this bot’s memory holds about you is more than I can send here. Nothing was changed; the bot’s operators ' +
+		'can export it all for you with `sapphire-memory export`.',
+
+	'pages.previous': '◀',
+	'pages.next': '▶',
+	'pages.position': '{{page}} / {{pages}}',
+	'pages.notYours': 'These pages belong to someone else. `{{again}}` shows your own.',
+	'pages.expired': 'These pages expired after {{minutes}} minutes. Run `{{again}}` to see them again.',
+	'pages.asFile': 'This is {{pages}} pages long, so here it is whole as a text file.',
 
 	'help.text':
 		'**/{{command}}**: your memory with this bot. Only you see these answers.\n' +
@@ -99,7 +114,7 @@ export const SESSION_STRINGS = {
 		'`/{{command}} clear scope:all`: forget everything about you (asks to confirm)\n' +
 		'`/{{command}} profile`: your stored profile and topic notes\n' +
 		'`/{{command}} forget topic:<name>`: delete one topic note\n' +
-		'`/{{command}} export`: download all your data as a JSON file\n' +
+		'`/{{command}} export`: download all your data as a compressed JSON file\n' +
 		'`/{{command}} privacy level:<minimal|partial|full> cross_server:<true|false>`: choose what is remembered\n' +
 		'  (`full` forgets everything about you first, and asks to confirm)\n' +
 		'`/{{command}} wipe-channel`: moderators only, forget a channel’s memory',

@@ -6,6 +6,7 @@ import { RememberToolSchema } from '../engine';
 import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine';
 import { locationOf } from './location';
 import { reportMemoryError } from './report';
+import { topicsChanged } from './topicChoices';
 import type { PersonaIdentity } from './location';
 
 /** A tool in the OpenAI-compatible `tools` format, its JSON schema generated from zod. */
@@ -89,6 +90,7 @@ export async function handleRememberTool(args: unknown, message: Message): Promi
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
 		const result = await container.memory.remember(message.author.id, parsed);
+		if (result.kind === 'topic') topicsChanged(container.memory, message.author.id);
 		return JSON.stringify({ ok: true, ...result });
 	} catch (error) {
 		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED'))

@@ -90,7 +90,7 @@ describe('npm run demo: the example bot on the fake Discord, with the embedded S
 		expect(run.stdout).toMatch(
 			/\/session status \(only Theo sees the answer\)\n.*Your memory\n.*Privacy level: minimal\n.*Short-term conversations: 2/
 		);
-		expect(run.stdout).toMatch(new RegExp(`attachment memory-export-${MAYA.id}\\.json \\(\\d+ bytes\\): 3 conversations`));
+		expect(run.stdout).toMatch(new RegExp(`attachment memory-export-${MAYA.id}\\.json\\.gz \\(\\d+ bytes\\): 3 conversations`));
 		expect(run.stdout).toContain('Done: everything memory held about you is gone');
 		expect(run.stdout).toContain("Theo's export after a turn whose history held his messages: 0 conversations, 0 messages, profile: none");
 	});

@@ -229,7 +229,7 @@ describe('capture: a persona bot records each turn and reads memory before the n
 				const { data } = await ephemeralAnswer(bot.fake, asked);
 				const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 				const click = bot.fake.clickButton({ customId: confirm, messageId: String(bot.fake.originalMessage(asked.id)!.id), user: ALICE.id });
-				await bot.fake.waitForInteractionResponse(click.id);
+				await bot.fake.waitForAnswer(click.id);
 
 				const { turn } = await converse(ALICE.id, GARDEN, 'alice: starting over');
 

@@ -20,6 +20,28 @@ class PingCommand extends Command {
 	}
 }
 
+/** `/late-ping [defer]`: answers 200 ms late, or defers at once and fills the answer in 200 ms later. */
+class LatePingCommand extends Command {
+	public override registerApplicationCommands(registry: Command.Registry) {
+		registry.registerChatInputCommand((builder) =>
+			builder
+				.setName('late-ping')
+				.setDescription('Replies with pong, late')
+				.addBooleanOption((option) => option.setName('defer').setDescription('Defer first'))
+		);
+	}
+
+	public override async chatInputRun(interaction: Command.ChatInputCommandInteraction) {
+		const defer = interaction.options.getBoolean('defer') ?? false;
+		if (defer) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		await new Promise((resolve) => setTimeout(resolve, LATE_MS));
+		if (defer) await interaction.editReply({ content: 'Pong, at last' });
+		else await interaction.reply({ content: 'Pong, at last', flags: MessageFlags.Ephemeral });
+	}
+}
+
+const LATE_MS = 200;
+
 const receivedMessages: Message[] = [];
 
 class MessageSpy extends Listener<typeof Events.MessageCreate> {
@@ -49,11 +71,13 @@ describe('FakeDiscord with a real SapphireClient', () => {
 			logger: { level: LogLevel.Warn }
 		});
 		await container.stores.loadPiece({ name: 'ping', piece: PingCommand, store: 'commands' });
+		await container.stores.loadPiece({ name: 'late-ping', piece: LatePingCommand, store: 'commands' });
 		await container.stores.loadPiece({ name: 'message-spy', piece: MessageSpy, store: 'listeners' });
 		const ready = once(client, Events.ClientReady);
 		await client.login('fake-token');
 		await ready;
 		await fake.waitForCommand('ping');
+		await fake.waitForCommand('late-ping');
 	});
 
 	afterAll(async () => {
@@ -71,6 +95,29 @@ describe('FakeDiscord with a real SapphireClient', () => {
 			data: expect.objectContaining({ content: 'Pong!', flags: MessageFlags.Ephemeral })
 		});
 		expect(fake.originalMessage(id)).toMatchObject({ content: 'Pong!', flags: MessageFlags.Ephemeral });
+	});
+
+	it('GIVEN a command that answers 200 ms late THEN waitForAnswer times its callback from the dispatch', async () => {
+		const { id } = fake.slashCommand({ name: 'late-ping', user: ALICE.id, channelId: CHANNEL_ID });
+
+		const { callback, callbackAfterMs, request, data } = await fake.waitForAnswer(id);
+
+		expect(callbackAfterMs).toBeGreaterThanOrEqual(LATE_MS);
+		expect(request).toBe(callback);
+		expect(data).toMatchObject({ content: 'Pong, at last', flags: MessageFlags.Ephemeral });
+	});
+
+	it('GIVEN a command that defers THEN waitForAnswer gives the deferral as the callback and the edit of @original as the answer', async () => {
+		const { id } = fake.slashCommand({ name: 'late-ping', options: { defer: true }, user: ALICE.id, channelId: CHANNEL_ID });
+
+		const { callback, request, data } = await fake.waitForAnswer(id);
+
+		expect(callback.body).toEqual({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } });
+		// The deferral came first, the answer after the work (less a millisecond: Date.now() rounds).
+		expect(request.at).toBeGreaterThanOrEqual(callback.at + LATE_MS - 1);
+		expect(request).toMatchObject({ method: 'PATCH', path: expect.stringMatching(/\/messages\/@original$/) });
+		expect(data).toMatchObject({ content: 'Pong, at last' });
+		expect(fake.originalMessage(id)).toMatchObject({ content: 'Pong, at last', flags: MessageFlags.Ephemeral });
 	});
 
 	it('GIVEN a member writes in a channel THEN a messageCreate listener receives it AND the channel history holds it', async () => {

@@ -1,4 +1,5 @@
 import '../../src/register';
+import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
 import { GatewayDispatchEvents, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -42,10 +43,13 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		}
 	}
 
+	/** The member's `/session export`, gunzipped as they would; a non-empty JSON text, or the test would prove nothing. */
 	async function exportOf(userId: string): Promise<string> {
 		const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'export', user: userId, channelId: GENERAL });
 		const { request } = await ephemeralAnswer(bot.fake, interaction);
-		return request.files[0]!.data.toString('utf8');
+		const text = gunzipSync(request.files[0]!.data).toString('utf8');
+		expect(JSON.parse(text)).toMatchObject({ userId });
+		return text;
 	}
 
 	beforeAll(async () => {

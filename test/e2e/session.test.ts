@@ -1,8 +1,9 @@
 import '../../src/register';
+import { gunzipSync } from 'node:zlib';
 import { container } from '@sapphire/framework';
-import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrivacyLevel, type UserExport } from '../../src';
+import { ApplicationCommandOptionType, ButtonStyle, ComponentType, InteractionResponseType, MessageFlags, type TextChannel } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handleRememberTool, PrivacyLevel, type UserExport } from '../../src';
 import type { CommandOptionsInput, FakeInteraction } from '../../tools/fake-discord';
 import {
 	confirmedSession,
@@ -25,7 +26,8 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	let bot: MemoryBot;
 
 	beforeAll(async () => {
-		bot = await startMemoryBot();
+		// Members here run each subcommand many times in a row; the cooldowns have their own suite (session-cooldowns).
+		bot = await startMemoryBot({ sessionCooldowns: false });
 	});
 
 	afterAll(() => bot?.stop());
@@ -36,6 +38,19 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	}
 
 	const texts = (messages: { text: string }[] | undefined) => (messages ?? []).map((message) => message.text);
+
+	/** What autocomplete offers a member who typed `typed` into `/session forget`. */
+	async function choices(user: string, typed: string) {
+		const interaction = bot.fake.autocomplete({
+			name: 'session',
+			subcommand: 'forget',
+			options: { topic: typed },
+			focused: 'topic',
+			user,
+			channelId: GENERAL
+		});
+		return ((await bot.fake.waitForAnswer(interaction.id)).data as { choices: { name: string; value: string }[] }).choices;
+	}
 
 	describe('GIVEN /session help', () => {
 		it('THEN the member gets an ephemeral guide naming every subcommand', async () => {
@@ -259,6 +274,24 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			expect((await container.memory.listTopics(ALICE.id)).map((topic) => topic.slug)).toEqual(['gaming-night']);
 		});
 
+		it('WHEN Alice types "ga" again after forgetting garden-plans THEN autocomplete no longer offers it', async () => {
+			expect(await choices(ALICE.id, 'ga')).toEqual([{ name: 'Gaming night', value: 'gaming-night' }]);
+		});
+
+		it('WHEN Sol’s LLM remembers a topic for Alice THEN her next keystroke offers it', async () => {
+			// An aside Sol does not answer, so that no turn is recorded: the tool call is all that changes.
+			const aside = bot.fake.sendMessage({ channelId: GENERAL, author: ALICE.id, content: '// we hold a garage sale in May' });
+			const channel = (await bot.client.channels.fetch(GENERAL)) as TextChannel;
+			const message = await channel.messages.fetch(String(aside.id));
+			expect(JSON.parse(await handleRememberTool({ kind: 'topic', name: 'Garage sale', text: 'in May' }, message))).toMatchObject({ ok: true });
+
+			expect(await choices(ALICE.id, 'ga')).toEqual([
+				{ name: 'Garage sale', value: 'garage-sale' },
+				{ name: 'Gaming night', value: 'gaming-night' }
+			]);
+			expect(await container.memory.forgetTopic(ALICE.id, 'garage-sale')).toBe(true);
+		});
+
 		it('WHEN Alice names Bob’s topic by hand THEN she is told she has no such topic and Bob’s stays', async () => {
 			const { content } = await session(ALICE.id, 'forget', { topic: 'gambling-debts' });
 
@@ -268,19 +301,20 @@ describe('/session: members see and manage their own memory, and only theirs', (
 	});
 
 	describe('GIVEN /session export', () => {
-		it('WHEN Alice exports THEN she gets a JSON file with her messages, her profile and her topics, and nothing of Bob', async () => {
+		it('WHEN Alice exports THEN she gets a gzipped JSON file with her messages, her profile and her topics, and nothing of Bob', async () => {
 			const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'export', user: ALICE.id, channelId: GENERAL });
 			const { content, request } = await ephemeralAnswer(bot.fake, interaction);
 
 			expect(content).toContain('everything');
 			expect(request.files).toHaveLength(1);
-			expect(request.files[0]).toMatchObject({ filename: `memory-export-${ALICE.id}.json` });
+			expect(request.files[0]).toMatchObject({ filename: `memory-export-${ALICE.id}.json.gz` });
 			// Fetched as Alice would, from the attachment on her (ephemeral) reply.
 			const attachment = (bot.fake.originalMessage(interaction.id)?.attachments as { url: string; filename: string }[])[0]!;
-			expect(attachment.filename).toBe(`memory-export-${ALICE.id}.json`);
-			const text = await (await fetch(attachment.url)).text();
-			expect(text).toBe(request.files[0]!.data.toString('utf8'));
-			const exported = JSON.parse(text) as UserExport;
+			expect(attachment.filename).toBe(`memory-export-${ALICE.id}.json.gz`);
+			const file = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
+			expect(file).toEqual(request.files[0]!.data);
+			const exported = JSON.parse(gunzipSync(file).toString('utf8')) as UserExport;
+			expect(exported).toEqual(await container.memory.exportUser(ALICE.id).then((now) => ({ ...now, exportedAt: exported.exportedAt })));
 
 			expect(exported.userId).toBe(ALICE.id);
 			const everything = JSON.stringify(exported);
@@ -393,11 +427,14 @@ describe('/session: members see and manage their own memory, and only theirs', (
 			const confirm = (data.components as { components: { custom_id: string }[] }[])[0]!.components[0]!.custom_id;
 
 			const click = bot.fake.clickButton({ customId: confirm, messageId: String(bot.fake.originalMessage(again.id)!.id), user: ALICE.id });
-			const response = await bot.fake.waitForInteractionResponse(click.id);
+			const { callback } = await bot.fake.waitForAnswer(click.id);
 
-			expect(response.body).toEqual({
-				type: InteractionResponseType.UpdateMessage,
-				data: expect.objectContaining({ content: expect.stringMatching(/^Done: everything memory held about you is gone/), components: [] })
+			// Acknowledged at once, then the warning itself says it is done.
+			expect(callback.body).toEqual({ type: InteractionResponseType.DeferredMessageUpdate });
+			expect(bot.fake.originalMessage(again.id)).toMatchObject({
+				content: expect.stringMatching(/^Done: everything memory held about you is gone/),
+				components: [],
+				flags: MessageFlags.Ephemeral
 			});
 			const exported = await container.memory.exportUser(ALICE.id);
 			expect(exported).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
@@ -454,6 +491,42 @@ describe('/session: members see and manage their own memory, and only theirs', (
 
 			expect(content).toMatch(new RegExp(`^Forgot <#${GENERAL}>: `));
 			expect(await bot.inspect.keysHolding('general thoughts')).toEqual([]);
+		});
+	});
+
+	describe('GIVEN memory fails after the answer was deferred', () => {
+		it('WHEN Bob’s /session clear fails THEN the same message, deferred at once, says nothing was changed', async () => {
+			const failing = vi.spyOn(container.memory, 'clearShortTerm').mockRejectedValueOnce(new Error('store down'));
+			try {
+				const interaction = bot.fake.slashCommand({ name: 'session', subcommand: 'clear', user: BOB.id, channelId: GENERAL });
+				const { answer, content } = await ephemeralAnswer(bot.fake, interaction);
+
+				expect(answer.callback.body).toMatchObject({ type: InteractionResponseType.DeferredChannelMessageWithSource });
+				expect(content).toBe('Memory is unavailable right now; nothing was changed. Try again in a moment.');
+				expect(bot.fake.originalMessage(interaction.id)).toMatchObject({ content, flags: MessageFlags.Ephemeral });
+				expect(bot.fake.interactionResponses(interaction.id).map((request) => request.method)).toEqual(['POST', 'PATCH']);
+			} finally {
+				failing.mockRestore();
+			}
+		});
+
+		it('WHEN Bob confirms clear scope:all and the erasure fails THEN the warning itself says nothing was deleted', async () => {
+			const failing = vi.spyOn(container.memory, 'clearAll').mockRejectedValueOnce(new Error('store down'));
+			try {
+				const { done, asked, clicked } = await confirmedSession(bot.fake, {
+					subcommand: 'clear',
+					options: { scope: 'all' },
+					user: BOB.id,
+					channelId: GENERAL
+				});
+
+				expect(clicked.callback.body).toEqual({ type: InteractionResponseType.DeferredMessageUpdate });
+				expect(done).toBe('Memory is unavailable right now; nothing was deleted. Try again in a moment.');
+				expect(bot.fake.originalMessage(asked.id)).toMatchObject({ content: done, components: [] });
+				expect((await container.memory.listTopics(BOB.id)).map((topic) => topic.slug)).toEqual(['gambling-debts']);
+			} finally {
+				failing.mockRestore();
+			}
 		});
 	});
 

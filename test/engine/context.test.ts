@@ -50,7 +50,8 @@ describe.each(backends)('context on $name', (backend) => {
 		});
 
 		it('THEN the relevant tier finds an older message that left the recent window, and the blocks come in tier order', async () => {
-			await engine.recordTurn(turn({ text: 'my sister Lena is getting married in Porto on August 8', timestamp: clock.current }));
+			// Small talk: the digest counts it rather than quoting it, so it is the relevant tier that brings it back.
+			await engine.recordTurn(turn({ text: 'my sister is getting married soon, so excited about the wedding', timestamp: clock.current }));
 			for (let index = 0; index < 30; index++) {
 				clock.advance(60_000);
 				await engine.recordTurn(
@@ -61,7 +62,7 @@ describe.each(backends)('context on $name', (backend) => {
 			// Thirty turns without a summary also bring the nudge, and the digest of what left the window.
 			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'relevant', 'recent']);
 			const relevant = context.blocks[2]!;
-			expect(relevant.text).toContain('Maya: my sister Lena is getting married in Porto on August 8');
+			expect(relevant.text).toContain('Maya: my sister is getting married soon, so excited about the wedding');
 			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*\[18:00\] Maya: my sister/);
 			// Nothing already shown in the recent window is repeated.
 			const recentIds = new Set(context.blocks[3]!.sourceIds);
@@ -70,15 +71,13 @@ describe.each(backends)('context on $name', (backend) => {
 		});
 
 		it('THEN the relevant tier shows a line said again once, where it ranks best', async () => {
-			await engine.recordTurn(turn({ text: 'the wedding venue in Porto is finally booked', reply: 'Nice!', timestamp: clock.current }));
 			for (let index = 0; index < 15; index++) {
 				clock.advance(60_000);
 				await engine.recordTurn(
 					turn({ text: `wedding planning again, round ${index}`, reply: 'Weddings are a lot!', timestamp: clock.current })
 				);
 			}
-			const { relevant } = await tiers(ask({ query: 'which wedding venue was booked?', tokenBudget: 300 }));
-			expect(relevant!.text).toContain('Maya: the wedding venue in Porto is finally booked');
+			const { relevant } = await tiers(ask({ query: 'how is the wedding planning going?', tokenBudget: 300 }));
 			expect(relevant!.text.match(/Weddings are a lot!/g)).toHaveLength(1);
 			expect(relevant!.text.match(/wedding planning again/g)!.length).toBeGreaterThan(1);
 		});
@@ -86,7 +85,7 @@ describe.each(backends)('context on $name', (backend) => {
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
 			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });
-			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\nMaya is planning a trip to Porto in June.');
+			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\n- Maya is planning a trip to Porto in June.');
 			clock.hours(20);
 			expect((await tiers()).summary).toBeDefined();
 			clock.hours(4.1);

@@ -221,7 +221,7 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 				expect(profile.text).toBe(
 					[
 						'What this user asked you to remember about them:',
-						'pronouns: she/her',
+						'- pronouns: she/her',
 						'- prefers short answers',
 						'Tags: sailing, jazz',
 						'Their notes on topics that came up:',

@@ -22,6 +22,7 @@ const digestLine = fc.record(
 		text,
 		sourceIds: fc.array(id, { maxLength: 3 }),
 		ts: time,
+		lastTs: time,
 		kind: fc.constantFrom('event', 'collapsed'),
 		authorIds: fc.array(id, { maxLength: 2 })
 	},

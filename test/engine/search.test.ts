@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageLine } from '../../src/engine/format/lines';
+import { PersonaNames } from '../../src/engine/format/speakers';
 import { SCANNED_INDEX_MAX } from '../../src/engine/archive/index/ranking';
 import { ScopeIndex } from '../../src/engine/archive/ScopeIndex';
 import { tokenCount } from '../../src/engine/format/tokens';
@@ -166,7 +167,7 @@ describe('GIVEN the two ways an index keeps its terms', () => {
 				expect(index.messageAt(at)).toEqual(message);
 				expect([index.idAt(at), index.timeAt(at), index.authorIdAt(at)]).toEqual([message.id, message.ts, message.authorId]);
 				expect(index.placeOf(message.id)).toBe(at);
-				expect(index.lineTokensAt(at)).toBe(tokenCount(messageLine(message)));
+				expect(index.lineTokensAt(at)).toBe(tokenCount(messageLine(message, PersonaNames.none)));
 			}
 		}
 	});

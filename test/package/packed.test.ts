@@ -130,10 +130,10 @@ describe.each(['cjs', 'esm'] as const)('GIVEN a %s bot shaped like the Sapphire 
 
 		expect(bot.stderr).toBe('');
 		expect(bot.code).toBe(0);
-		const { response, budget } = JSON.parse(bot.stdout.trim().split('\n').at(-1)!);
-		expect(response.data.flags).toBe(64);
-		expect(response.data.content).toContain('**Your memory**');
-		expect(response.data.content).toContain('Storage: sqlite');
+		const { callback, answer, budget } = JSON.parse(bot.stdout.trim().split('\n').at(-1)!);
+		expect(callback.data.flags).toBe(64);
+		expect(answer.content).toContain('**Your memory**');
+		expect(answer.content).toContain('Storage: sqlite');
 		expect(budget).toBe(1200);
 		// MEMORY_STORE_URL decided where memory went: the README's snippet no longer hard-codes it.
 		expect(existsSync(store)).toBe(true);

@@ -17,7 +17,14 @@ import {
 import { expect } from 'vitest';
 import type { MemoryContext, MemoryPluginOptions, MemoryTurn, RecordTurnResult } from '../../src';
 import { contextForMessage, MemoryEvents, turnFromMessages } from '../../src';
-import { FakeDiscord, type FakeInteraction, type RecordedRequest, type SlashCommandInput, SnowflakeGenerator } from '../../tools/fake-discord';
+import {
+	FakeDiscord,
+	type FakeInteraction,
+	type InteractionAnswer,
+	type RecordedRequest,
+	type SlashCommandInput,
+	SnowflakeGenerator
+} from '../../tools/fake-discord';
 import { StoreInspection } from './store-inspection';
 
 /** The members of the test guild. Carol moderates; only Alice and the moderators can view #secret. */
@@ -173,32 +180,35 @@ export async function converse(bot: MemoryBot, author: string, channelId: string
 	return { sent, turn, result, exchange: exchanges.get(String(sent.id))! };
 }
 
-/** The bot's first answer to an interaction, asserted ephemeral (flag 64), as every `/session` answer must be. */
+/**
+ * The bot's answer to an interaction as the member sees it (the reply, or the message a deferred reply was filled in
+ * with), its first answer asserted ephemeral (flag 64), as every `/session` answer must be.
+ */
 export async function ephemeralAnswer(
 	fake: FakeDiscord,
 	interaction: FakeInteraction
-): Promise<{ content: string; data: Record<string, unknown>; request: RecordedRequest }> {
-	const request = await fake.waitForInteractionResponse(interaction.id);
-	const data = ((request.body as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
-	expect(Number(data.flags ?? 0) & MessageFlags.Ephemeral, `the answer to ${interaction.id} is ephemeral`).toBe(MessageFlags.Ephemeral);
-	return { content: String(data.content ?? ''), data, request };
+): Promise<{ content: string; data: Record<string, unknown>; request: RecordedRequest; answer: InteractionAnswer }> {
+	const answer = await fake.waitForAnswer(interaction.id);
+	const first = (answer.callback.body as { data?: Record<string, unknown> }).data ?? {};
+	expect(Number(first.flags ?? 0) & MessageFlags.Ephemeral, `the answer to ${interaction.id} is ephemeral`).toBe(MessageFlags.Ephemeral);
+	return { content: String(answer.data.content ?? ''), data: answer.data, request: answer.request, answer };
 }
 
 /**
  * A member runs a `/session` subcommand that asks for confirmation and clicks its red button; resolves
- * with the question and the final answer (the updated message).
+ * with the question and the final answer (the updated message), the command, and the click's answer.
  */
 export async function confirmedSession(
 	fake: FakeDiscord,
 	input: Omit<SlashCommandInput, 'name'> & { subcommand: string }
-): Promise<{ question: string; done: string }> {
+): Promise<{ question: string; done: string; asked: FakeInteraction; clicked: InteractionAnswer }> {
 	const asked = fake.slashCommand({ name: 'session', ...input });
 	const { content: question, data } = await ephemeralAnswer(fake, asked);
 	const confirm = (data.components as { components: { custom_id: string }[] }[] | undefined)?.[0]?.components[0]?.custom_id;
 	if (!confirm) throw new Error(`/session ${input.subcommand} asked no confirmation: ${question}`);
 	const click = fake.clickButton({ customId: confirm, messageId: String(fake.originalMessage(asked.id)!.id), user: input.user });
-	const response = await fake.waitForInteractionResponse(click.id);
-	return { question, done: String((response.body as { data?: { content?: string } }).data?.content ?? '') };
+	const clicked = await fake.waitForAnswer(click.id);
+	return { question, done: String(clicked.data.content ?? ''), asked, clicked };
 }
 
 const ids = new SnowflakeGenerator();

@@ -20,7 +20,11 @@ import type { MemoryEngine } from '../../src/engine/MemoryEngine';
 import type {
 	ArchiveHead,
 	AuthorListings,
+	ChannelArchiveListings,
+	ForgottenMessages,
+	LeftMembers,
 	Listings,
+	PendingPurge,
 	ServerSettings,
 	ShortTermEntry,
 	StoredMessage,
@@ -33,6 +37,7 @@ import type {
 import { ArchiveMarker } from '../../src/engine/schemas';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
+import { fnv1a } from '../../src/engine/store/fnv1a';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/store/Registry';
@@ -248,6 +253,36 @@ export class StoreInspection {
 		return new StorePlace(Keys.registry(kind, bucket), this.store);
 	}
 
+	/** The registry bucket that lists `id` among the ids of `kind`. */
+	public registryBucketOf(kind: RegistryKind, id: string): StorePlace<Record<string, 1>> {
+		return this.registryBucket(kind, (fnv1a(id) >>> 0) % REGISTRY_BUCKETS);
+	}
+
+	/** Every persona's archive of one channel (live scope key → when it was last listed). */
+	public channelArchives(serverId: string | null, channelId: string): StorePlace<ChannelArchiveListings> {
+		return new StorePlace(Keys.channelArchives(serverId ?? DM_SERVER_ID, channelId), this.store);
+	}
+
+	/** The messages of one channel deleted on Discord, which capture leaves out. */
+	public forgottenList(serverId: string | null, channelId: string): StorePlace<ForgottenMessages> {
+		return new StorePlace(Keys.forgotten(serverId ?? DM_SERVER_ID, channelId), this.store);
+	}
+
+	/** The members who left a server and were forgotten there. */
+	public leftMembers(serverId: string): StorePlace<LeftMembers> {
+		return new StorePlace(Keys.leftMembers(serverId), this.store);
+	}
+
+	/** A server purge waiting for its grace period. */
+	public pendingPurge(serverId: string): StorePlace<PendingPurge> {
+		return new StorePlace(Keys.serverPurge(serverId), this.store);
+	}
+
+	/** The value that tells whether the store is encrypted, and with which key. */
+	public encryptionCheck(): StorePlace<{ sealed: true }> {
+		return new StorePlace(Keys.sealCheck(), this.store);
+	}
+
 	/** Which process swept last, and when. */
 	public sweepLease(): StorePlace<SweepLease> {
 		return new StorePlace(Keys.sweepLease(), this.store);
@@ -389,6 +424,13 @@ export function sqliteFilesHolding(storeUrl: string, text: string): string[] {
 	const path = sqlitePath(storeUrl);
 	const needle = Buffer.from(text, 'utf8');
 	return [path, `${path}-wal`, `${path}-shm`].filter((file) => existsSync(file) && readFileSync(file).includes(needle));
+}
+
+/** The bytes of an SQLite store's files that exist: the database, and with `logs` its write-ahead log and shared-memory index. */
+export function sqliteFileBytes(storeUrl: string, { database = true, logs = true } = {}): Map<string, Buffer> {
+	const path = sqlitePath(storeUrl);
+	const files = [...(database ? [path] : []), ...(logs ? [`${path}-wal`, `${path}-shm`] : [])];
+	return new Map(files.filter((file) => existsSync(file)).map((file) => [file, readFileSync(file)]));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayDispatchEvents } from 'discord.js';
+import { GatewayDispatchEvents, InteractionResponseType } from 'discord.js';
 import {
 	buttonData,
 	runCommand,
@@ -32,7 +32,7 @@ import { guildRoutes } from './routes/guilds';
 import { interactionRoutes } from './routes/interactions';
 import { SnowflakeGenerator } from './snowflakes';
 import { FakeState } from './state';
-import type { ApiObject, FakeChannelInit, FakeDiscordOptions, RecordedRequest } from './types';
+import type { ApiObject, FakeChannelInit, FakeDiscordOptions, InteractionAnswer, RecordedRequest } from './types';
 
 /**
  * A local Discord, REST and gateway on one random port of 127.0.0.1, that a real `SapphireClient`
@@ -110,6 +110,24 @@ export class FakeDiscord {
 	/** Resolves with the interaction's callback request (`body.type`, `body.data`, `files`). */
 	public waitForInteractionResponse(interactionId: string, timeoutMs?: number): Promise<RecordedRequest> {
 		return this.waitFor((request) => request.path.endsWith('/callback') && this.#concerns(request, interactionId), timeoutMs);
+	}
+
+	/**
+	 * Resolves with the interaction's answer as the member sees it: the callback's own message (a reply, an update,
+	 * autocomplete choices), or after a deferred callback (type 5 or 6, "thinking…") the edit of `@original` or the
+	 * follow-up that fills it in; with how long the callback took from the dispatch.
+	 */
+	public async waitForAnswer(interactionId: string, timeoutMs?: number): Promise<InteractionAnswer> {
+		const callback = await this.waitForInteractionResponse(interactionId, timeoutMs);
+		const callbackAfterMs = callback.at - this.#context.interactions.byId(interactionId)!.dispatchedAt;
+		const { type, data } = callback.body as { type: number; data?: ApiObject };
+		if (type !== InteractionResponseType.DeferredChannelMessageWithSource && type !== InteractionResponseType.DeferredMessageUpdate)
+			return { callback, callbackAfterMs, request: callback, data: data ?? {} };
+		const request = await this.waitFor(
+			(later) => later !== callback && (later.method === 'PATCH' || later.method === 'POST') && this.#concerns(later, interactionId),
+			timeoutMs
+		);
+		return { callback, callbackAfterMs, request, data: (request.body ?? {}) as ApiObject };
 	}
 
 	/** The interaction's `@original` message as it stands now (after edits), if it has one. */

@@ -48,7 +48,7 @@ export interface SelectMenuInput extends ClickButtonInput {
 	componentType?: ComponentType;
 }
 
-/** An interaction the fake dispatched; wait for the bot's answer with `fake.waitForInteractionResponse(id)`. */
+/** An interaction the fake dispatched; wait for the bot's answer with `fake.waitForAnswer(id)`. */
 export interface FakeInteraction {
 	id: string;
 	token: string;
@@ -138,6 +138,7 @@ function dispatchInteraction(
 		payload: built.payload,
 		channelId: built.channelId,
 		guildId: built.guildId,
+		dispatchedAt: Date.now(),
 		...(componentMessageId ? { componentMessageId } : {})
 	});
 	context.gateway.dispatch(GatewayDispatchEvents.InteractionCreate, built.payload);

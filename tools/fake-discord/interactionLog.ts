@@ -10,6 +10,8 @@ export interface InteractionRecord {
 	payload: ApiObject;
 	channelId: string;
 	guildId: string | null;
+	/** When the fake dispatched it, in milliseconds since the Unix epoch: Discord waits 3 seconds from here for the callback. */
+	dispatchedAt: number;
 	/** The callback type of the first (and only accepted) callback, once there was one. */
 	callbackType?: number;
 	/** The message `@original` names: the reply, or for a component update the component's message. */

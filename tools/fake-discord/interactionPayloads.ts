@@ -14,7 +14,12 @@ export interface InteractionActor {
 	memberPermissions?: bigint | string;
 	/** @default 'en-US' */
 	locale?: string;
+	/** Sent as `attachment_size_limit`: the most bytes the interaction's answers may upload. @default 10 MiB, Discord's default */
+	attachmentSizeLimit?: number;
 }
+
+/** Discord's attachment limit for a server without boosts and a member without Nitro. */
+export const DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
 
 /** An interaction ready to dispatch. */
 export interface BuiltInteraction {
@@ -64,7 +69,7 @@ export function buildInteraction(
 		channel: guildId ? { ...channel, permissions: where.app_permissions } : channel,
 		locale,
 		entitlements: [],
-		attachment_size_limit: 10 * 1024 * 1024,
+		attachment_size_limit: actor.attachmentSizeLimit ?? DEFAULT_ATTACHMENT_SIZE_LIMIT,
 		...where,
 		...extra
 	};

@@ -22,12 +22,14 @@ export function createRequestHandler(router: Router, recorder: RequestRecorder, 
 			return;
 		}
 
+		// When the request arrived, as Discord times an interaction's callback: before its body is read.
+		const at = Date.now();
 		const method = request.method ?? 'GET';
 		const path = url.pathname.replace(API_PREFIX, '').split('/').map(decodeURIComponent).join('/');
 		const query = Object.fromEntries(url.searchParams);
 		const { json: body, files } = await readBody(request);
 		const answer = await answerFor(router, method, path, { query, body, files });
-		recorder.add({ method, path, query, body, files, status: answer.status, response: answer.body, at: Date.now() });
+		recorder.add({ method, path, query, body, files, status: answer.status, response: answer.body, at });
 		if (answer.body === undefined) {
 			response.writeHead(answer.status).end();
 			return;

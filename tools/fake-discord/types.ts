@@ -119,6 +119,18 @@ export interface RecordedRequest {
 	files: RecordedFile[];
 	status: number;
 	response: unknown;
-	/** Milliseconds since the Unix epoch. */
+	/** When it arrived, in milliseconds since the Unix epoch. */
 	at: number;
+}
+
+/** An interaction's answer: Discord's first callback, and the message the member ends up seeing. */
+export interface InteractionAnswer {
+	/** The callback (`body.type`, `body.data`): a reply, an update, autocomplete choices, or a deferral (type 5 or 6). */
+	callback: RecordedRequest;
+	/** Milliseconds from the interaction's dispatch to the callback's arrival; past 3,000 Discord shows "This interaction failed". */
+	callbackAfterMs: number;
+	/** The request that carried the message: the callback itself, or after a deferral the edit of `@original` or the follow-up. */
+	request: RecordedRequest;
+	/** That message as sent: `content`, `components`, `flags`… (a callback's `data`, an edit's or follow-up's body). */
+	data: ApiObject;
 }

@@ -158,7 +158,8 @@ export class ScopeIndex implements IndexColumns {
 		return rank(this, query, limit, since);
 	}
 
-	private speakerAt(at: number): Speaker {
+	/** Who wrote the message at place `at`: role, author and persona. */
+	public speakerAt(at: number): Speaker {
 		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
 }

@@ -1,5 +1,6 @@
 import { byTime } from '../ledger/entries';
 import { dayLabel, messageLine } from '../format/lines';
+import type { PersonaNames } from '../format/speakers';
 import { joinedTokenCount, tokenCount } from '../format/tokens';
 import type { StoredMessage } from '../schemas';
 
@@ -32,8 +33,9 @@ export const BudgetPolicy = {
  * Picks messages, in the priority order given, while their lines (and the date lines that
  * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
  */
-export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number): StoredMessage[] {
-	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, messageTokens, timeOf).chosen.sort(byTime);
+export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number, personas: PersonaNames): StoredMessage[] {
+	const tokens = (message: StoredMessage) => messageTokens(message, personas);
+	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, tokens, timeOf).chosen.sort(byTime);
 }
 
 /**
@@ -83,8 +85,8 @@ export function dayLineTokens(label: string): number {
 }
 
 /** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
-export function messageTokens(message: StoredMessage): number {
-	return tokenCount(messageLine(message));
+export function messageTokens(message: StoredMessage, personas: PersonaNames): number {
+	return tokenCount(messageLine(message, personas));
 }
 
 /** Lines with their true (upper-bound) token count. */

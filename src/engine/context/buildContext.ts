@@ -15,6 +15,7 @@ import {
 	type UserProfile
 } from '../schemas';
 import { conversationKeys, Keys } from '../store/keys';
+import { PersonaNames } from '../format/speakers';
 import { servableSummary } from '../summaries/servable';
 import { BudgetPolicy } from './budget';
 import type { ContextParts } from './ContextParts';
@@ -79,6 +80,11 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		}
 	}
 	const { visible } = await visibilityOf(settings, authors);
+	// Every persona whose lines this context may show, and the one answering: a member named like one is marked so.
+	const personas = PersonaNames.of(
+		[...recentMessages, ...otherEntries.flatMap(({ entry: other }) => other?.messages ?? []), ...(index?.speakers ?? [])],
+		[request.personaName]
+	);
 
 	const blocks: Partial<Record<ContextTier, ContextBlock>> = {};
 	let left = budget;
@@ -92,7 +98,8 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	place(entry ? nudgeBlock(entry, config, left) : null);
 	const recent = recentBlock(
 		recentMessages.filter((message) => visible(message.authorId)),
-		Math.min(left, Math.floor(budget * BudgetPolicy.recentShare))
+		Math.min(left, Math.floor(budget * BudgetPolicy.recentShare)),
+		personas
 	);
 	place(recent);
 	const digest = linesOfAuthors(entry?.digest ?? [], visible);
@@ -108,7 +115,8 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		visible,
 		config,
 		Math.min(left, Math.floor(budget * BudgetPolicy.summaryShare)),
-		now
+		now,
+		personas
 	);
 	place(summary);
 	// Long-term memory is for MINIMAL users only, even if something was stored before they changed level.
@@ -118,7 +126,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
 	if (index) {
 		const usable = (at: number) => visible(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at));
-		const relevant = relevantBlock(index, hits, usable, left);
+		const relevant = relevantBlock(index, hits, usable, left, personas);
 		if (relevant) blocks.relevant = relevant;
 	}
 

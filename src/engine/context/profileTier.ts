@@ -1,5 +1,6 @@
 import { measured } from './budget';
-import { collapsedText } from '../capture/cleanText';
+import { itemLine } from '../format/lines';
+import { flattenForContext } from '../format/text';
 import { processTerm } from '../archive/index/terms';
 import { tokenCount, truncateToTokens } from '../format/tokens';
 import type { ContextBlock, StoredTopics, UserProfile } from '../schemas';
@@ -13,7 +14,7 @@ function terms(text: string): Set<string> {
 }
 
 /**
- * The profile tier: preferences as `name: value`, notes and tags, then the topic notes sharing a
+ * The profile tier: preferences as `- name: value`, notes as `- note` and tags, then the topic notes sharing a
  * stemmed term with the query, most shared terms first. Lines are chosen in that priority until
  * `budget` is spent (a topic line may be cut), then shown in reading order.
  */
@@ -28,7 +29,7 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 	};
 
 	const preferences = Object.entries(profile?.preferences ?? {}).flatMap(([name, value]) => {
-		const line = `${collapsedText(name)}: ${collapsedText(value)}`;
+		const line = itemLine(`${name}: ${value}`);
 		return take(line) ? [line] : [];
 	});
 
@@ -47,7 +48,7 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 		const room = budget - used - header - 1;
 		// Nothing useful fits in the last few tokens.
 		if (room < 8) break;
-		const full = `- ${collapsedText(topic.title)}: ${collapsedText(topic.note)}`;
+		const full = itemLine(`${topic.title}: ${topic.note}`);
 		const line = tokenCount(full) <= room ? full : truncateToTokens(full, room);
 		if (!line) continue;
 		used += header + tokenCount(line) + 1;
@@ -56,10 +57,10 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 	}
 
 	const notes = (profile?.notes ?? []).flatMap((note) => {
-		const line = `- ${collapsedText(note)}`;
+		const line = itemLine(note);
 		return take(line) ? [line] : [];
 	});
-	const tags = [...(profile?.tags ?? [])];
+	const tags = (profile?.tags ?? []).map(flattenForContext);
 	while (tags.length > 0 && !take(`Tags: ${tags.join(', ')}`)) tags.pop();
 
 	const lines = [

@@ -1,5 +1,6 @@
 import type { PlaceHit, ScopeIndex } from '../archive/ScopeIndex';
-import { datedLines } from '../format/lines';
+import { datedLines, messageLine } from '../format/lines';
+import { PersonaNames, speakerName } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
@@ -13,7 +14,13 @@ const REPEATED_LINE_MAX_CHARS = 80;
  * as many as fit (none taking more than its share, a repeated line once), shown oldest first. Hits are places in the index
  * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
  */
-export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at: number) => boolean, budget: number): ContextBlock | null {
+export function relevantBlock(
+	index: ScopeIndex,
+	hits: readonly PlaceHit[],
+	usable: (at: number) => boolean,
+	budget: number,
+	personas: PersonaNames
+): ContextBlock | null {
 	const usableHits = hits.filter((hit) => usable(hit.at));
 	if (usableHits.length === 0 || budget <= 0) return null;
 	const header = 'Earlier messages that may be relevant (UTC):';
@@ -40,8 +47,12 @@ export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usab
 		offer(at - 1);
 	}
 	const time = (at: number) => index.timeAt(at);
-	// The index counted each message's line when it took it.
-	const tokens = (at: number) => index.lineTokensAt(at);
+	// The index counted each message's line when it took it, with no persona in view: a line this context labels otherwise is counted again.
+	const tokens = (at: number) => {
+		const speaker = index.speakerAt(at);
+		if (speakerName(speaker, personas) === speakerName(speaker, PersonaNames.none)) return index.lineTokensAt(at);
+		return tokenCount(messageLine(index.messageAt(at), personas));
+	};
 	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
 	const { chosen, tokens: total } = fitByDay(
 		candidates,
@@ -54,5 +65,10 @@ export function relevantBlock(index: ScopeIndex, hits: readonly PlaceHit[], usab
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));
-	return { tier: 'relevant', text: [header, ...datedLines(messages)].join('\n'), tokens: total, sourceIds: messages.map((message) => message.id) };
+	return {
+		tier: 'relevant',
+		text: [header, ...datedLines(messages, personas)].join('\n'),
+		tokens: total,
+		sourceIds: messages.map((message) => message.id)
+	};
 }

@@ -1,11 +1,13 @@
 import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryConfig } from '../config';
-import { datedLines, dayLabel, relativeTime } from '../format/lines';
+import { datedLines, dayLabel, itemLine, relativeTime } from '../format/lines';
+import type { PersonaNames } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { byTime, isExpired } from '../ledger/entries';
 import type { BackgroundSummary, ContextBlock, DigestLine, ParsedContextRequest, ShortTermEntry, StoredMessage } from '../schemas';
 import { DM_SERVER_ID } from '../store/keys';
-import { digestLineText, renderDigest } from '../summaries/digest/renderDigest';
+import { byWorth } from '../summaries/digest/information';
+import { byLine, digestLineText, renderDigest } from '../summaries/digest/renderDigest';
 import { linesPastSummary } from '../summaries/servable';
 import { BudgetPolicy, dayLineTokens, fitMessages, measured } from './budget';
 import type { OtherEntry } from './otherChannels';
@@ -23,7 +25,8 @@ export function summaryBlock(
 	visible: (authorId: string | undefined) => boolean,
 	config: MemoryConfig,
 	budget: number,
-	now: number
+	now: number,
+	personas: PersonaNames
 ): ContextBlock | null {
 	const lines: string[] = [];
 	const sourceIds: string[] = [];
@@ -43,7 +46,8 @@ export function summaryBlock(
 	} else if (background) {
 		// The background summary replaces the digest lines it covers; those written since follow it.
 		add('Summary of this conversation:');
-		for (const line of background.text.split('\n')) if (!add(line)) break;
+		// One fact per line, as the summarizer writes it (citations.ts).
+		for (const line of background.text.split('\n')) if (!add(itemLine(line))) break;
 		sourceIds.push(...background.sourceIds);
 		const header = 'Since then (digest, UTC):';
 		const later = fitDigest(linesPastSummary({ digest: [...digest], backgroundSummary: background }), budget - used - tokenCount(header) - 1);
@@ -77,14 +81,15 @@ export function summaryBlock(
 		const crude = fitMessages(
 			[...messages].sort(byTime).reverse().slice(0, config.crudeMessageCount),
 			remaining - body.reduce((sum, line) => sum + tokenCount(line) + 1, 0),
-			0
+			0,
+			personas
 		);
 		if (body.length === 0 && crude.length === 0) continue;
 		if (!headed && !add('Other channels:')) break;
 		headed = true;
 		if (!add(label)) break;
 		for (const line of body) if (!add(line)) break;
-		for (const line of datedLines(crude)) if (!add(line)) break;
+		for (const line of datedLines(crude, personas)) if (!add(line)) break;
 		sourceIds.push(...crude.map((message) => message.id));
 	}
 	if (lines.length === 0 || (lines.length === 1 && headed)) return null;
@@ -93,22 +98,26 @@ export function summaryBlock(
 }
 
 /**
- * The newest digest lines whose lines (and the date lines that open each day) fit in `budget`
- * tokens, oldest first: the digest drops its oldest lines first, and so does its block.
+ * The digest lines whose lines (and the date lines that open each day) fit in `budget` tokens, the most
+ * informative first, as the digest keeps them ({@link byWorth}); shown oldest first.
  */
 function fitDigest(lines: readonly DigestLine[], budget: number): DigestLine[] {
 	const chosen: DigestLine[] = [];
 	const days = new Set<string>();
 	let used = 0;
-	for (const line of [...lines].sort((a, b) => a.ts - b.ts).reverse()) {
+	for (const line of byWorth(lines)) {
 		const day = dayLabel(line.ts);
 		const cost = tokenCount(digestLineText(line)) + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
-		if (used + cost > budget) break;
+		// A line too long for the room is passed over only until one fits: the rest of the room goes to the relevant tier.
+		if (used + cost > budget) {
+			if (chosen.length === 0) continue;
+			break;
+		}
 		used += cost;
 		days.add(day);
-		chosen.unshift(line);
+		chosen.push(line);
 	}
-	return chosen;
+	return chosen.sort(byLine);
 }
 
 /** Messages the summary block already quotes whole through its digest lines: the relevant tier does not repeat them. */
@@ -122,7 +131,7 @@ export function quotedInDigest(digest: readonly DigestLine[], summary: ContextBl
 function summaryLines(entry: ShortTermEntry | undefined): string[] {
 	if (!entry) return [];
 	const lines: string[] = [];
-	if (entry.summary?.trim()) lines.push(entry.summary.trim());
-	for (const [name, text] of Object.entries(entry.categories ?? {})) if (text.trim()) lines.push(`${name}: ${text.trim()}`);
+	if (entry.summary?.trim()) lines.push(itemLine(entry.summary));
+	for (const [name, text] of Object.entries(entry.categories ?? {})) if (text.trim()) lines.push(itemLine(`${name}: ${text}`));
 	return lines;
 }

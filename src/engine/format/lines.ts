@@ -1,4 +1,6 @@
 import type { StoredMessage } from '../schemas';
+import { type PersonaNames, speakerName } from './speakers';
+import { flattenForContext } from './text';
 
 const MINUTE = 60_000;
 
@@ -18,15 +20,6 @@ export function dayLabel(ts: number): string {
 	return label;
 }
 
-const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
-
-/** The text on one line: a line break inside a message must not start a line of its own. */
-export function oneLine(text: string): string {
-	if (!LINE_BREAK.test(text)) return text;
-	// A match starts only where a run of white space starts, so a long run with no line break is scanned once (not quadratic).
-	return text.replace(/(?<!\s)\s*[\n\r\v\f\u0085\u2028\u2029]\s*/g, ' ⏎ ');
-}
-
 /** `18:05` (UTC): the time a snippet line opens with. */
 export function timeLabel(ts: number): string {
 	const minutes = Math.floor((((ts % DAY) + DAY) % DAY) / MINUTE);
@@ -34,14 +27,14 @@ export function timeLabel(ts: number): string {
 	return `${hours < 10 ? '0' : ''}${hours}:${minutes % 60 < 10 ? '0' : ''}${minutes % 60}`;
 }
 
-/** Who wrote a message, as a line names them. */
-export function speakerName(message: StoredMessage): string {
-	return message.authorName ?? (message.role === 'persona' ? 'persona' : message.authorId ? `user ${message.authorId}` : 'user');
+/** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker (see {@link speakerName}), one line per message. */
+export function messageLine(message: StoredMessage, personas: PersonaNames): string {
+	return `[${timeLabel(message.ts)}] ${speakerName(message, personas)}: ${flattenForContext(message.text)}`;
 }
 
-/** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker, one line per message. */
-export function messageLine(message: StoredMessage): string {
-	return `[${timeLabel(message.ts)}] ${speakerName(message)}: ${oneLine(message.text)}`;
+/** `- text`: a stored text that has a line to itself (a note, a summary) opens it with a dash, never with its own words. */
+export function itemLine(text: string): string {
+	return `- ${flattenForContext(text)}`;
 }
 
 /** `5 min ago`, `3 h ago`, `2 d ago`: how long ago, for labels of other channels. */
@@ -57,8 +50,12 @@ export function relativeTime(ts: number, now: number): string {
  * Lines for messages in chronological order, each day opened by its date, so the time of every
  * snippet is complete without repeating the date on every line.
  */
-export function datedLines(messages: readonly StoredMessage[]): string[] {
-	return linesByDay(messages, (message) => message.ts, messageLine);
+export function datedLines(messages: readonly StoredMessage[], personas: PersonaNames): string[] {
+	return linesByDay(
+		messages,
+		(message) => message.ts,
+		(message) => messageLine(message, personas)
+	);
 }
 
 /** `line` of each item, in the order given (chronological), each day opened by its date line. */

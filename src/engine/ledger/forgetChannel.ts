@@ -1,5 +1,5 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
-import type { Listings } from '../schemas';
+import type { ChannelArchiveListings, Listings } from '../schemas';
 import { Keys, parseScopeKey } from '../store/keys';
 import type { LedgerParts } from './LedgerParts';
 import { live } from './ScopeDirectory';
@@ -16,18 +16,24 @@ export async function forgetChannel(
 	now: number
 ): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
 	const { store, archive, directory } = parts;
-	const [serverListings, channelListings] = await store.getMany<Listings>([Keys.serverIndex(serverId), Keys.channelIndex(serverId, channelId)]);
+	const [serverListings, channelListings, archiveList] = (await store.getMany<unknown>([
+		Keys.serverIndex(serverId),
+		Keys.channelIndex(serverId, channelId),
+		Keys.channelArchives(serverId, channelId)
+	])) as [Listings?, Listings?, ChannelArchiveListings?];
 	const serverKeys = live(serverListings, now)
 		.filter((listing) => listing.channelId === channelId && listing.scope === 'server')
 		.map((listing) => listing.key);
+	// An archive outlives its entry's listing (the entry expired, or erasures emptied it): the channel's archive list names it.
+	const archived = [...new Set([...serverKeys, ...Object.keys(archiveList ?? {})])];
 	const userKeys = live(channelListings, now)
 		.filter((listing) => listing.scope === 'user')
 		.map((listing) => listing.key);
 	const keys = [...serverKeys, ...userKeys];
 	// An emptied archive's head moves to a new epoch, so every process drops its cached index.
 	const removed = await store.lock.runAll(
-		serverKeys.map((key) => Keys.archiveHead(key)),
-		() => removeFromArchives(archive, serverKeys, () => true)
+		archived.map((key) => Keys.archiveHead(key)),
+		() => removeFromArchives(archive, archived, () => true)
 	);
 	const messagesDeleted = removed.reduce((sum, count) => sum + count, 0);
 	await store.lock.runAll(keys, () => store.delete(keys));

@@ -36,7 +36,7 @@ export async function takeInventory(store: MemoryStore, config: MemoryConfig): P
 		const kind = keyKind(key);
 		keys[kind]++;
 		totalKeys++;
-		dataBytes += Buffer.byteLength(key) + Buffer.byteLength(JSON.stringify(data) ?? '');
+		dataBytes += Buffer.byteLength(key) + jsonBytes(data);
 		if (kind === 'archiveHeads') archive.scopes++;
 		if (kind === 'archiveChunks' && Array.isArray(data)) {
 			for (const message of data as Partial<StoredMessage>[]) {
@@ -58,4 +58,27 @@ export async function takeInventory(store: MemoryStore, config: MemoryConfig): P
 		archive,
 		lastSweepAt
 	};
+}
+
+/** The bytes of `data` as JSON; a value nested too deep for `JSON.stringify` (a damaged row) is measured without recursing. */
+function jsonBytes(data: unknown): number {
+	try {
+		return Buffer.byteLength(JSON.stringify(data) ?? '');
+	} catch {
+		let bytes = 0;
+		const pending: unknown[] = [data];
+		while (pending.length > 0) {
+			const value = pending.pop();
+			if (value === null || typeof value !== 'object') {
+				bytes += Buffer.byteLength(JSON.stringify(value) ?? 'null');
+				continue;
+			}
+			// Brackets, and a comma between two items.
+			const items = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+			bytes += 2 + Math.max(0, items.length - 1);
+			if (!Array.isArray(value)) for (const name of Object.keys(value)) bytes += Buffer.byteLength(JSON.stringify(name)) + 1;
+			pending.push(...items);
+		}
+		return bytes;
+	}
 }

@@ -31,7 +31,9 @@ export const ContextRequestSchema = ConversationLocationSchema.extend({
 		.custom<Iterable<string>>(isIterableObject, 'expected an iterable of channel ids')
 		.transform((ids) => [...ids])
 		.pipe(z.array(IdSchema).max(100_000, 'at most 100000 channels'))
-		.optional()
+		.optional(),
+	/** The answering persona's name: a member named like it is labelled `Name (member)` even where the persona has not spoken yet. */
+	personaName: z.string().max(200).nullish()
 });
 
 export type ContextRequest = z.input<typeof ContextRequestSchema>;

@@ -62,6 +62,11 @@ export const DigestLineSchema = z.object({
 	sourceIds: Ids,
 	/** When its first message was written (milliseconds since the epoch). */
 	ts: TimeSchema,
+	/**
+	 * When its newest message was written, when it stands for more than one: a count line may count messages
+	 * written after lines that follow it. Absent on lines of one message and on lines stored before it existed.
+	 */
+	lastTs: TimeSchema.optional(),
 	kind: z.enum(['event', 'collapsed']),
 	/** Who wrote those messages (member or persona ids), so a FULL or erased member's lines can be left out. */
 	authorIds: Ids.optional()

@@ -47,7 +47,7 @@ export function isPlainMessage(value: unknown): boolean {
 	);
 }
 
-const DIGEST_LINE_KEYS = new Set(['text', 'sourceIds', 'ts', 'kind', 'authorIds']);
+const DIGEST_LINE_KEYS = new Set(['text', 'sourceIds', 'ts', 'lastTs', 'kind', 'authorIds']);
 
 function isPlainDigestLine(value: unknown): boolean {
 	return (
@@ -55,6 +55,7 @@ function isPlainDigestLine(value: unknown): boolean {
 		typeof value.text === 'string' &&
 		isStrings(value.sourceIds) &&
 		isTime(value.ts) &&
+		(value.lastTs === undefined || isTime(value.lastTs)) &&
 		(value.kind === 'event' || value.kind === 'collapsed') &&
 		(value.authorIds === undefined || isStrings(value.authorIds)) &&
 		onlyKeys(value, DIGEST_LINE_KEYS)

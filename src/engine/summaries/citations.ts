@@ -1,4 +1,5 @@
 import { dayLabel, messageLine } from '../format/lines';
+import { PersonaNames } from '../format/speakers';
 import type { StoredMessage } from '../schemas';
 
 /** One source the background summarizer is given: an archived message, or a digest line standing in for messages no longer archived. */
@@ -51,9 +52,10 @@ export function summaryPrompt(sources: readonly SummarySource[], maxLength: numb
 		'Cite only ids from the list you are given, and cite every id of the list at least once.',
 		`Stay under ${maxLength} characters in all.`
 	].join('\n');
+	const personas = PersonaNames.of(sources.map((source) => source.message));
 	const lines = sources.map((source) => {
 		const label = source.ids.length === 1 ? `[id ${source.ids[0]}]` : `[ids ${source.ids.join(', ')}]`;
-		return `${label} ${dayLabel(source.message.ts)} ${messageLine(source.message)}`;
+		return `${label} ${dayLabel(source.message.ts)} ${messageLine(source.message, personas)}`;
 	});
 	return [
 		{ role: 'system', content: system },

@@ -3,7 +3,7 @@ import { createBotMessage, deleteBotMessage, editBotMessage, type FakeContext } 
 import type { InteractionRecord } from '../interactionLog';
 import { discordError, json, noContent, type RouteResponse, type Router } from '../router';
 import type { ApiObject, RecordedFile } from '../types';
-import { invalidMessageBody } from './validation';
+import { invalidMessageBody, oversizedUpload } from './validation';
 
 /**
  * Interaction callbacks (`POST /interactions/:id/:token/callback`) and the interaction webhook:
@@ -27,6 +27,8 @@ export function interactionRoutes(router: Router, context: FakeContext): void {
 				const invalid = invalidMessageBody(data, files, true);
 				if (invalid) return invalid;
 			}
+			const oversized = oversizedUpload(files, uploadLimit(record));
+			if (oversized) return oversized;
 			record.callbackType = Number(callback.type);
 			const message = acknowledge(context, record, data, files);
 			if (query.with_response !== 'true') return noContent();
@@ -45,7 +47,7 @@ export function interactionRoutes(router: Router, context: FakeContext): void {
 			const record = interactions.byToken(params.token!);
 			if (!record || record.callbackType === undefined) return unknownWebhook();
 			const request = (body ?? {}) as ApiObject;
-			const invalid = invalidMessageBody(request, files, true);
+			const invalid = invalidMessageBody(request, files, true) ?? oversizedUpload(files, uploadLimit(record));
 			if (invalid) return invalid;
 			// Discord turns the first follow-up after a deferred reply into that reply (the "thinking…" message).
 			const loading = context.messages.find(record.originalMessageId ?? '');
@@ -63,7 +65,7 @@ export function interactionRoutes(router: Router, context: FakeContext): void {
 			const record = interactions.byToken(params.token!);
 			if (!record) return unknownWebhook();
 			const request = (body ?? {}) as ApiObject;
-			const invalid = invalidMessageBody(request, files, false);
+			const invalid = invalidMessageBody(request, files, false) ?? oversizedUpload(files, uploadLimit(record));
 			if (invalid) return invalid;
 			const edited = editBotMessage(context, messageOf(record, params.messageId!) ?? '', request, files);
 			return edited ? json(edited) : unknownMessage();
@@ -116,4 +118,9 @@ function replyInit(context: FakeContext, record: InteractionRecord, flags: numbe
 			...(data.name ? { name: data.name } : {})
 		}
 	};
+}
+
+/** The most bytes the interaction's answers may upload, as its payload told the bot. */
+function uploadLimit(record: InteractionRecord): number {
+	return Number(record.payload.attachment_size_limit);
 }

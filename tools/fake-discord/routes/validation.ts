@@ -2,6 +2,7 @@ import { discordError, type RouteResponse } from '../router';
 import type { ApiObject, RecordedFile } from '../types';
 
 const MAX_CONTENT_LENGTH = 2000;
+const MAX_FILES = 10;
 
 /**
  * Discord's refusals of a message body that discord.js does not catch itself: more than 2000
@@ -10,16 +11,7 @@ const MAX_CONTENT_LENGTH = 2000;
  */
 export function invalidMessageBody(body: ApiObject, files: readonly RecordedFile[], creating: boolean): RouteResponse | undefined {
 	const content = typeof body.content === 'string' ? body.content : '';
-	if (content.length > MAX_CONTENT_LENGTH) {
-		return {
-			status: 400,
-			body: {
-				message: 'Invalid Form Body',
-				code: 50035,
-				errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_CONTENT_LENGTH} or fewer in length.` }] } }
-			}
-		};
-	}
+	if (content.length > MAX_CONTENT_LENGTH) return tooLong('content', MAX_CONTENT_LENGTH);
 	const hasSomething =
 		content.length > 0 ||
 		files.length > 0 ||
@@ -27,4 +19,27 @@ export function invalidMessageBody(body: ApiObject, files: readonly RecordedFile
 		body.poll !== undefined;
 	if (creating && !hasSomething) return discordError(400, 50006, 'Cannot send an empty message');
 	return undefined;
+}
+
+/**
+ * Discord's refusal of an interaction's uploads: more than 10 files, or more bytes than the interaction's
+ * `attachment_size_limit`. Whether Discord counts the limit per file or per message is not documented; the fake holds
+ * the files of one message together under it, the stricter reading, so a bot that passes here passes there.
+ */
+export function oversizedUpload(files: readonly RecordedFile[], limit: number): RouteResponse | undefined {
+	if (files.length > MAX_FILES) return tooLong('attachments', MAX_FILES);
+	const bytes = files.reduce((sum, file) => sum + file.data.length, 0);
+	return bytes > limit ? discordError(413, 40005, 'Request entity too large') : undefined;
+}
+
+/** Discord's "Invalid Form Body" for a field over its length. */
+function tooLong(field: string, max: number): RouteResponse {
+	return {
+		status: 400,
+		body: {
+			message: 'Invalid Form Body',
+			code: 50035,
+			errors: { [field]: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` }] } }
+		}
+	};
 }

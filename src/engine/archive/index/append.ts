@@ -1,4 +1,5 @@
 import { messageLine } from '../../format/lines';
+import { PersonaNames } from '../../format/speakers';
 import { uncachedTokenCount } from '../../format/tokens';
 import type { StoredMessage } from '../../schemas';
 import {
@@ -40,7 +41,7 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	const base = STRIDE * at;
 	stats[base + SPEAKER] = speakerNumber(index, message);
 	// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
-	stats[base + LINE_TOKENS] = uncachedTokenCount(messageLine(message));
+	stats[base + LINE_TOKENS] = uncachedTokenCount(messageLine(message, PersonaNames.none));
 
 	const { tokens, terms } = analyse(message.text, 0);
 	const name = message.authorName ? analyse(message.authorName, 1) : null;

@@ -33,6 +33,10 @@ const DATE = [
 ];
 const NUMBER =
 	/\d|[$€£¥₹]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
+/** A number written in figures: `14`, `4,200`, `3.5`. */
+const NUMERAL = /^\d+(?:[.,:]\d+)*$/;
+/** An amount a number alone would not make: a currency or a share. */
+const AMOUNT = /[$€£¥₹%]/;
 const LINK = /\bhttps?:\/\/\S/i;
 /** Discord user, role and channel mentions, and a plain `@name`. */
 const MENTION = /<@[!&]?\d+>|<#\d+>|(?:^|\s)@[\p{L}\d_.]{2,32}/gu;
@@ -107,27 +111,44 @@ export function words(text: string): Word[] {
 	return found;
 }
 
+/** Whether a word says nothing on its own: an acknowledgement, a reaction, a greeting (`ok`, `sure`, `lol`). */
+export function isAcknowledgement(word: string): boolean {
+	return ACK.has(fold(word));
+}
+
+/** Whether a word is a number written in figures. */
+export function isNumeral(word: string): boolean {
+	return NUMERAL.test(word);
+}
+
 /**
- * How the digest treats a message: dates, times, numbers and links make an event whatever else it
- * says; otherwise a reply of one word, or of acknowledgements, emoji and names only, is noise; then
- * names, @mentions, decisions and commitments make an event; a member's question waits to see
- * whether it is answered; the rest is chatter.
+ * How the digest treats a message: dates, times and links make an event whatever else it says, and so
+ * does a number that counts or prices something (`4200 euros`, `$40`, `twelve chairs`); a number among
+ * acknowledgements alone (`ok sounds good 14`) says nothing more than they do. Otherwise a reply of one
+ * word, or of acknowledgements, emoji, names and bare numbers only, is noise; then names, @mentions,
+ * decisions and commitments make an event; a member's question waits to see whether it is answered;
+ * the rest is chatter.
  * @example
  * classify({ role: 'user', text: "Let's meet on June 3 at 6pm" }); // { kind: 'event', signals: ['date', 'number', 'name', 'decision'] }
  * classify({ role: 'user', text: 'haha yes 👍' }); // { kind: 'noise', signals: [] }
+ * classify({ role: 'user', text: 'ok sounds good 14' }); // { kind: 'noise', signals: [] }
  */
 export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classification {
 	const text = flat(message.text);
 	// A mention's digits are an id, not a number.
 	const bare = text.replace(MENTION, ' ');
+	const all = words(text);
+	const saysNothing = (word: Word) => word.name || isAcknowledgement(word.text);
+	// What a message says besides its figures: nothing, when the rest is acknowledgements and names.
+	const besidesFigures = all.filter((word) => !isNumeral(word.text));
+	const bareNumber = !AMOUNT.test(bare) && besidesFigures.every(saysNothing);
 	const signals: DigestSignal[] = [];
 	if (DATE.some((pattern) => pattern.test(bare))) signals.push('date');
-	if (NUMBER.test(bare)) signals.push('number');
+	if (NUMBER.test(bare) && !bareNumber) signals.push('number');
 	if (LINK.test(bare)) signals.push('link');
 	const hard = signals.length > 0;
-	const all = words(text);
-	// One word, or nothing but acknowledgements and the names of those it thanks or greets.
-	if (!hard && (all.length <= 1 || all.every((word) => word.name || ACK.has(fold(word.text))))) return { kind: 'noise', signals: [] };
+	// One word, or nothing but acknowledgements, bare numbers and the names of those it thanks or greets.
+	if (!hard && (all.length <= 1 || besidesFigures.every(saysNothing))) return { kind: 'noise', signals: [] };
 	if (all.some((word) => word.name) || bare !== text) signals.push('name');
 	if (DECISION.test(text)) signals.push('decision');
 	if (COMMITMENT.test(text)) signals.push('commitment');
@@ -147,7 +168,7 @@ export function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): C
 	return verdict;
 }
 
-/** A short reply that settles a yes/no question. */
+/** A short reply that settles a question: a yes or a no, or a number (`how many are coming?` → `12`). */
 export function isAnswer(message: StoredMessage): boolean {
-	return ANSWER_EMOJI.test(message.text) || words(message.text).some((word) => ANSWERS.has(fold(word.text)));
+	return ANSWER_EMOJI.test(message.text) || words(message.text).some((word) => ANSWERS.has(fold(word.text)) || isNumeral(word.text));
 }

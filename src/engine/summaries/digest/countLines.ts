@@ -1,4 +1,4 @@
-import { fold, WORD } from './classify';
+import { fold, isNumeral, WORD } from './classify';
 import { cut, flat } from './text';
 
 // Count lines: `(3 other messages: Maya ×2, Sol; 4 short replies: ok ×2, lol, 👍)`.
@@ -72,10 +72,13 @@ export function parseCounts(text: string): Counts | null {
 	return counts;
 }
 
-/** A noise message as a count line names it: its words folded and lower-cased, its emoji kept. */
+/**
+ * A noise message as a count line names it: its words folded and lower-cased, its emoji kept, and its
+ * bare numbers left out, so `ok sounds good 14` and `ok sounds good 15` are counted together.
+ */
 export function noiseLabel(text: string): string {
 	const folded = flat(text)
-		.replace(WORD, (word) => fold(word))
+		.replace(WORD, (word) => (isNumeral(word) ? '' : fold(word)))
 		.replace(/[^\p{L}\p{N}'’\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0F:\s]/gu, '')
 		.replace(/(\p{Extended_Pictographic})\1+/gu, '$1')
 		.replace(/\b(\w+)(?: \1\b)+/g, '$1');

@@ -1,4 +1,6 @@
 import { linesByDay, timeLabel } from '../../format/lines';
+import { flattenForContext } from '../../format/text';
+import { chronological } from '../../ledger/entries';
 import type { DigestLine } from '../../schemas';
 
 /**
@@ -11,5 +13,10 @@ export function renderDigest(lines: readonly DigestLine[]): string[] {
 
 /** One digest line with its time (UTC), without its date. */
 export function digestLineText(line: DigestLine): string {
-	return `[${timeLabel(line.ts)}] ${line.text}`;
+	return `[${timeLabel(line.ts)}] ${flattenForContext(line.text)}`;
+}
+
+/** The order lines are stored and shown in: chronological, the first source id breaking ties, so the order is the same everywhere. */
+export function byLine(a: DigestLine, b: DigestLine): number {
+	return chronological(a.ts, a.sourceIds[0] ?? '', b.ts, b.sourceIds[0] ?? '');
 }

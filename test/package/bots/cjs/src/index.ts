@@ -26,9 +26,9 @@ const main = async () => {
 		await client.login('fake-token');
 		await fake.waitForCommand('session', { guildId: GUILD });
 		const { id } = fake.slashCommand({ name: 'session', subcommand: 'status', user: MAYA, channelId: GENERAL });
-		const response = await fake.waitForInteractionResponse(id);
+		const { callback, data } = await fake.waitForAnswer(id);
 		const budget: number = container.memory.config.contextTokenBudget;
-		console.log(JSON.stringify({ response: response.body, budget }));
+		console.log(JSON.stringify({ callback: callback.body, answer: data, budget }));
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : error);
 		process.exitCode = 1;
