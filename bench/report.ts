@@ -10,6 +10,7 @@ import type {
 	HostileResult,
 	MachineInfo,
 	NaiveRow,
+	RecallSetResult,
 	ScaleResult,
 	SessionResult,
 	StorageRow,
@@ -358,18 +359,28 @@ export function storageRows(latency: BackendLatencyResult[] | undefined, scale: 
 }
 
 export function renderRecall(recall: NonNullable<BenchResults['recall']>): string {
+	const atDefault = (set: RecallSetResult) => set.points.find((point) => point.budget === 1_500) ?? set.points[0]!;
 	return table(
-		`5. Recall (SQLite): long-conversation fixture, ${count(recall.messages)} messages in ${count(recall.turns)} turns, ` +
-			`${recall.questions} questions`,
-		['budget (tokens)', 'answer turns found', 'recall', 'max context tokens', 'plain BM25 packed'],
-		recall.points.map((point) => [
+		'5. Recall (SQLite): answer turns whose whole message reaches the context, ours and a plain BM25 packed into the same budget',
+		['budget (tokens)', ...recall.sets.flatMap((set) => [`${set.name}`, 'plain BM25']), 'max context tokens'],
+		recall.sets[0]!.points.map((point, index) => [
 			count(point.budget),
-			`${count(point.found)}/${count(point.answerTurns)}`,
-			percent(point.recall),
-			count(point.maxContextTokens),
-			percent(point.plainBm25Recall)
+			...recall.sets.flatMap((set) => {
+				const at = set.points[index]!;
+				return [`${count(at.found)}/${count(at.answerTurns)} ${percent(at.recall)}`, percent(at.plainBm25Recall)];
+			}),
+			count(Math.max(...recall.sets.map((set) => set.points[index]!.maxContextTokens)))
 		]),
-		[`Full history: ${count(recall.fullHistoryTokens)} tokens. Keyword top-3 reference: ${percent(recall.keywordTop3Recall)}.`]
+		recall.sets.map(
+			(set) =>
+				`${set.name}: ${set.conversations} conversation(s), ${count(set.sessions)} sessions, ${count(set.messages)} messages in ` +
+				`${count(set.turns)} turns, ${count(set.questions)} questions; full history ${count(set.fullHistoryTokens)} tokens; ` +
+				`keyword top-3 ${percent(set.keywordTop3Recall)}; at ${count(atDefault(set).budget)} tokens by kind: ${Object.entries(
+					atDefault(set).byKind
+				)
+					.map(([kind, { found, answerTurns }]) => `${kind} ${percent(found / answerTurns)}`)
+					.join(', ')}`
+		)
 	);
 }
 

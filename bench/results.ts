@@ -197,9 +197,15 @@ export interface RecallPoint {
 	maxContextTokens: number;
 	/** The test suite's plain BM25 reference, packed into the same budget. */
 	plainBm25Recall: number;
+	/** Answer turns found and in all, by question kind. */
+	byKind: Record<string, { found: number; answerTurns: number }>;
 }
 
-export interface RecallResult {
+/** One evaluation set: its conversations summed. */
+export interface RecallSetResult {
+	name: string;
+	conversations: number;
+	sessions: number;
 	messages: number;
 	turns: number;
 	questions: number;
@@ -207,6 +213,10 @@ export interface RecallResult {
 	/** The test suite's keyword top-3 reference (budget-free). */
 	keywordTop3Recall: number;
 	points: RecallPoint[];
+}
+
+export interface RecallResult {
+	sets: RecallSetResult[];
 }
 
 export interface TargetCheck {

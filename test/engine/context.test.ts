@@ -70,6 +70,18 @@ describe.each(backends)('context on $name', (backend) => {
 			expect(context.text).toBe(context.blocks.map((block) => block.text).join('\n\n'));
 		});
 
+		it('THEN the relevant tier shows a line said again once, where it ranks best', async () => {
+			for (let index = 0; index < 15; index++) {
+				clock.advance(60_000);
+				await engine.recordTurn(
+					turn({ text: `wedding planning again, round ${index}`, reply: 'Weddings are a lot!', timestamp: clock.current })
+				);
+			}
+			const { relevant } = await tiers(ask({ query: 'how is the wedding planning going?', tokenBudget: 300 }));
+			expect(relevant!.text.match(/Weddings are a lot!/g)).toHaveLength(1);
+			expect(relevant!.text.match(/wedding planning again/g)!.length).toBeGreaterThan(1);
+		});
+
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
 			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../../src';
 import { backends, openEngine, TestClock } from '../support/backends';
+import { generateConversations } from '../support/conversations/generate';
 import { fixtureMessages, fixtureTurns, keywordTop3Recall, loadFixture, measureRecall, plainBm25Recall } from '../support/recall';
 
 const fixture = loadFixture();
@@ -40,5 +41,43 @@ describe('GIVEN the long multi-session conversation fixture', () => {
 		expect(ours.maxContextTokens).toBeLessThanOrEqual(1500);
 		expect(ours.recall).toBeGreaterThan(bm25);
 		expect(ours.recall).toBeGreaterThanOrEqual(0.7);
+	});
+});
+
+describe('GIVEN the generated evaluation set', () => {
+	const conversations = generateConversations();
+
+	it('THEN it has the shape of a long-memory benchmark: ten or more conversations of 15+ dated sessions over months, 300 to 700 messages', () => {
+		expect(conversations.length).toBeGreaterThanOrEqual(10);
+		for (const conversation of conversations) {
+			const messages = fixtureMessages(conversation);
+			const days = (messages.at(-1)!.ts - messages[0]!.ts) / 86_400_000;
+			expect(conversation.sessions.length).toBeGreaterThanOrEqual(15);
+			expect(days).toBeGreaterThanOrEqual(90);
+			expect(messages.length).toBeGreaterThanOrEqual(300);
+			expect(messages.length).toBeLessThanOrEqual(700);
+			expect(new Set(conversation.speakers.map((speaker) => speaker.id)).size).toBe(2);
+		}
+	});
+
+	it('THEN every conversation asks the four kinds of question, each naming turns that exist', () => {
+		for (const conversation of conversations) {
+			const ids = new Set(fixtureMessages(conversation).map((message) => message.id));
+			expect(new Set(conversation.questions.map((question) => question.kind))).toEqual(
+				new Set(['single-hop', 'multi-hop', 'temporal', 'open'])
+			);
+			for (const question of conversation.questions) {
+				expect(question.answerTurnIds.length).toBeGreaterThan(0);
+				for (const id of question.answerTurnIds) expect(ids.has(id)).toBe(true);
+			}
+			const multi = conversation.questions.filter((question) => question.kind === 'multi-hop');
+			const sessionOf = (id: string) => id.split(':')[1];
+			expect(multi.some((question) => new Set(question.answerTurnIds.map(sessionOf)).size > 1)).toBe(true);
+		}
+	});
+
+	it('THEN the same seed gives the same set, and another seed another', () => {
+		expect(generateConversations(2)).toEqual(generateConversations(2));
+		expect(generateConversations(2, 1)).not.toEqual(generateConversations(2));
 	});
 });

@@ -84,6 +84,33 @@ describe('GIVEN a scope index', () => {
 		expect(index.search('weather').length).toBeGreaterThan(0);
 	});
 
+	it("THEN the name of a main speaker in others' words ranks nothing apart: a greeting does not outrank what they said", () => {
+		// A persona greets Maya by name at the start of every session; once, in passing, she mentions her pottery class.
+		const messages: StoredMessage[] = [];
+		const say = (role: 'user' | 'persona', text: string) =>
+			messages.push({
+				id: `m${messages.length}`,
+				role,
+				authorId: role === 'user' ? 'maya' : 'sol',
+				authorName: role === 'user' ? 'Maya' : 'Sol',
+				text,
+				ts: 1_700_000_000_000 + messages.length * 1000
+			});
+		for (let session = 0; session < 20; session++) {
+			say('user', 'hey');
+			say('persona', 'Hey Maya! How was your day?');
+			say('user', session === 7 ? 'my pottery class ran late tonight' : `the bus was late again ${WORDS[session % WORDS.length]}`);
+			say('persona', 'Oh no, that sounds tiring.');
+		}
+		const index = new ScopeIndex();
+		index.add(messages);
+		const hits = index.search('what did Maya make in the pottery course?', 10);
+		expect(hits[0]!.message.text).toBe('my pottery class ran late tonight');
+		// The one greeting allowed is the pottery message's neighbour.
+		expect(hits.filter((hit) => hit.message.text.startsWith('Hey Maya')).length).toBeLessThanOrEqual(1);
+		expect(hits.filter((hit) => hit.message.authorName === 'Maya').length).toBeGreaterThanOrEqual(8);
+	});
+
 	it('THEN adding a message already indexed changes nothing', () => {
 		const index = new ScopeIndex();
 		const messages = conversation(100);

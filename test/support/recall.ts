@@ -39,6 +39,19 @@ export function fixtureMessages(fixture: ConversationFixture): FixtureMessage[] 
 	);
 }
 
+/**
+ * Records every turn of a conversation with the clock at each turn's time, then sets the clock an hour
+ * after its last message, where the questions are asked.
+ */
+export async function replayConversation(engine: MemoryEngine, fixture: ConversationFixture, setNow: (ts: number) => void): Promise<void> {
+	const messages = fixtureMessages(fixture);
+	for (const turn of fixtureTurns(messages)) {
+		setNow(turn.timestamp!);
+		await engine.recordTurn(turn);
+	}
+	setNow(messages.at(-1)!.ts + 3_600_000);
+}
+
 /** Replays the fixture as a bot would see it: one recorded turn per persona reply, with the ten messages before it as history. */
 export function fixtureTurns(messages: readonly FixtureMessage[]): MemoryTurn[] {
 	const turns: MemoryTurn[] = [];
@@ -71,6 +84,8 @@ export interface RecallResult {
 	answerTurns: number;
 	found: number;
 	recall: number;
+	/** Answer turns found and in all, by question kind. */
+	byKind: Record<string, { found: number; answerTurns: number }>;
 	/** Tokens a full history of the conversation would take. */
 	fullHistoryTokens: number;
 	maxContextTokens: number;
@@ -86,6 +101,7 @@ export async function measureRecall(
 	let answerTurns = 0;
 	let found = 0;
 	let maxContextTokens = 0;
+	const byKind: RecallResult['byKind'] = {};
 	for (const question of fixture.questions) {
 		const context = await engine.buildContext({
 			userId: asker,
@@ -97,15 +113,20 @@ export async function measureRecall(
 		});
 		const sources = new Set(context.blocks.flatMap((block) => block.sourceIds));
 		maxContextTokens = Math.max(maxContextTokens, context.tokens);
+		byKind[question.kind] ??= { found: 0, answerTurns: 0 };
+		const kind = byKind[question.kind]!;
+		const reached = question.answerTurnIds.filter((id) => sources.has(id)).length;
+		kind.answerTurns += question.answerTurnIds.length;
+		kind.found += reached;
 		answerTurns += question.answerTurnIds.length;
-		found += question.answerTurnIds.filter((id) => sources.has(id)).length;
+		found += reached;
 	}
 	const fullHistoryTokens = tokenCount(
 		fixtureMessages(fixture)
 			.map((message) => `${message.speaker.name}: ${message.text}`)
 			.join('\n')
 	);
-	return { answerTurns, found, recall: found / answerTurns, fullHistoryTokens, maxContextTokens };
+	return { answerTurns, found, recall: found / answerTurns, byKind, fullHistoryTokens, maxContextTokens };
 }
 
 /** The first version such a plugin would ship: keyword overlap, top 3, 150-character snippets. */
@@ -129,6 +150,12 @@ export function keywordTop3Recall(fixture: ConversationFixture): number {
 
 /** A plain BM25 over all turns (no stemming, no stop words), best hits packed whole into `tokenBudget`. */
 export function plainBm25Recall(fixture: ConversationFixture, tokenBudget: number): number {
+	const { found, answerTurns } = plainBm25Found(fixture, tokenBudget);
+	return found / answerTurns;
+}
+
+/** {@link plainBm25Recall} as counts: answer turns found, and answer turns in all. */
+export function plainBm25Found(fixture: ConversationFixture, tokenBudget: number): { found: number; answerTurns: number } {
 	const messages = fixtureMessages(fixture);
 	const index = new MiniSearch<FixtureMessage>({ fields: ['text'], idField: 'id' });
 	index.addAll(messages);
@@ -148,5 +175,5 @@ export function plainBm25Recall(fixture: ConversationFixture, tokenBudget: numbe
 		total += question.answerTurnIds.length;
 		found += question.answerTurnIds.filter((id) => chosen.has(id)).length;
 	}
-	return found / total;
+	return { found, answerTurns: total };
 }

@@ -61,8 +61,8 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	const recentMessages = entry?.messages ?? [];
 	const index = await archive.open(liveKey, archiveHead ?? null);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
-	// The relevant tier fits a few dozen messages: more hits than that would only be counted and left out.
-	const hits = index && request.query.trim() ? index.rank(request.query, Math.max(50, Math.ceil(budget / 30)), retentionStart) : [];
+	// The relevant tier fits a few dozen messages; it reads twice as many hits, since it passes over repeats and lines too long.
+	const hits = index && request.query.trim() ? index.rank(request.query, Math.max(100, Math.ceil(budget / 15)), retentionStart) : [];
 
 	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
 	const authors = new Set<string>();

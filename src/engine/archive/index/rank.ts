@@ -10,7 +10,8 @@ import {
 	distinctiveTerms,
 	idf,
 	MAX_POSTINGS_READ,
-	MAX_QUERY_WORDS
+	MAX_QUERY_WORDS,
+	SPEAKER_NAME_SHARE
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
 import { termCounts, tokenize } from './terms';
@@ -38,8 +39,9 @@ export interface PlaceHit {
  * The hits of `query` among an index's messages, best first, written at or after `since`. Each message is
  * scored on three fields: its own words, the words of the {@link AROUND_WINDOW} messages on each side (in a
  * chat, the answer to a question often sits one line away from the words that name its topic), and its
- * author's name. The surroundings are derived from the postings of the words themselves, so the index holds
- * each word of each message once. Queries score in scratch arrays shared by every index.
+ * author's name (a main speaker's name scores on that field alone: {@link SPEAKER_NAME_SHARE}). The
+ * surroundings are derived from the postings of the words themselves, so the index holds each word of each
+ * message once. Queries score in scratch arrays shared by every index.
  */
 export function rank(index: IndexColumns, query: string, limit: number, since: number): PlaceHit[] {
 	const total = index.ids.length;
@@ -67,7 +69,7 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 	};
 	for (const { ownStart, ownEnd, ownHeld, nameStart, nameEnd, nameHeld } of terms) {
 		term++;
-		if (ownHeld > 0) {
+		if (ownHeld > 0 && nameHeld <= total * SPEAKER_NAME_SHARE) {
 			const weight = idf(total, ownHeld);
 			for (let slot = ownStart; slot < ownEnd; slot += 2) {
 				const at = postings[slot]!;
