@@ -1,5 +1,5 @@
 /** The sections `npm run bench` can run, in the order it runs them. */
-export const SECTIONS = ['latency', 'encryption', 'session', 'scale', 'naive', 'memory', 'recall'] as const;
+export const SECTIONS = ['latency', 'encryption', 'session', 'hostile', 'scale', 'naive', 'memory', 'recall'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** `keyv-sqlite`: the same SQLite file through @keyv/sqlite (`MEMORY_SQLITE_DRIVER`), next to the default store. */
@@ -42,6 +42,8 @@ export interface BenchPlan {
 	encryption: { channelMessages: number; recordSamples: number; warmupContexts: number; contextSamples: number };
 	/** The `/session` operations on a store delaying every call (bench/sections/session.ts), for members of these sizes. */
 	session: { delayMs: number; memberTurns: number[] };
+	/** Per kind of hostile traffic (bench/sections/hostile.ts): ordinary turns seeding its channel, turns warming up, turns timed. */
+	hostile: { seedTurns: number; warmup: number; samples: number };
 	memory: { channels: number; servers: number; turnsPerChannel: number };
 	recall: { budgets: number[] };
 }
@@ -59,6 +61,7 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], warmupContexts: 100, samples: 300 },
 	encryption: { channelMessages: 4_000, recordSamples: 1_000, warmupContexts: 300, contextSamples: 1_000 },
 	session: { delayMs: 20, memberTurns: [100, 1_000, 10_000] },
+	hostile: { seedTurns: 300, warmup: 5, samples: 100 },
 	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
 };
@@ -77,6 +80,7 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], warmupContexts: 50, samples: 200 },
 	encryption: { channelMessages: 400, recordSamples: 100, warmupContexts: 50, contextSamples: 100 },
 	session: { delayMs: 20, memberTurns: [100] },
+	hostile: { seedTurns: 100, warmup: 3, samples: 20 },
 	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
 };

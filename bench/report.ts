@@ -7,6 +7,7 @@ import type {
 	BackendLatencyResult,
 	BenchResults,
 	EncryptionResult,
+	HostileResult,
 	MachineInfo,
 	NaiveRow,
 	ScaleResult,
@@ -147,6 +148,29 @@ export function renderEncryption(results: EncryptionResult[], plan: BenchPlan): 
 			`recordTurn: the last ${count(encryption.recordSamples)} turns; ctx: ${count(encryption.contextSamples)} contexts after ` +
 				`${count(encryption.warmupContexts)} warming up.`,
 			`Sealed: every value goes through AES-256-GCM (node:crypto) on its way to the store and back; × is sealed / plain at p50.`
+		]
+	);
+}
+
+/** The hostile section: each kind of traffic's calls and the event loop's longest block, ordinary chat first. */
+export function renderHostile(hostile: HostileResult): string {
+	const rows = hostile.rows.map(({ kind, recordTurn, buildContext, longestBlockMs }) => [
+		kind,
+		ms(recordTurn.p50),
+		ms(recordTurn.p99),
+		ms(buildContext.p50),
+		ms(buildContext.p99),
+		ms(longestBlockMs)
+	]);
+	return table(
+		`1e. Hostile input on SQLite: turns of ${hostile.turnMessages} messages of ${count(hostile.messageChars)} characters, a long query, ` +
+			'the largest budget; times in ms',
+		['traffic', 'record p50', 'record p99', 'ctx p50', 'ctx p99', 'longest block'],
+		rows,
+		[
+			`Each kind in a channel of its own (seeded with ordinary chat): ${count(hostile.samples)} timed turns, each followed by a timed context`,
+			'asked by a member with an ordinary question (or the long query, or the largest budget); the event loop turns between calls.',
+			'longest block: the largest delay perf_hooks.monitorEventLoopDelay saw while the kind ran (garbage collection included).'
 		]
 	);
 }

@@ -70,6 +70,23 @@ export interface SessionResult {
 	sizes: { memberTurns: number; operations: SessionOperationResult[] }[];
 }
 
+/** One kind of traffic of the hostile section (bench/sections/hostile.ts): its calls and the event loop's longest block. */
+export interface HostileRow {
+	kind: string;
+	recordTurn: LatencySummary;
+	buildContext: LatencySummary;
+	/** `monitorEventLoopDelay`'s largest delay while the kind ran, in ms. */
+	longestBlockMs: number;
+}
+
+export interface HostileResult {
+	/** Messages of a hostile turn, and characters of each. */
+	turnMessages: number;
+	messageChars: number;
+	samples: number;
+	rows: HostileRow[];
+}
+
 export interface BackendLatencyResult {
 	backend: BackendName;
 	skipped?: string;
@@ -206,12 +223,13 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'scale' | 'memory' | 'recall'>;
+	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'memory' | 'recall'>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
 	encryption?: EncryptionResult[];
 	session?: SessionResult;
+	hostile?: HostileResult;
 	scale?: ScaleResult;
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];

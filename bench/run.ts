@@ -11,6 +11,7 @@ import {
 	renderHeader,
 	renderEncryption,
 	renderForgetting,
+	renderHostile,
 	renderLatency,
 	renderMemory,
 	renderNaive,
@@ -23,6 +24,7 @@ import {
 } from './report';
 import type { BenchResults } from './results';
 import { runEncryption } from './sections/encryption';
+import { runHostile } from './sections/hostile';
 import { runLatency } from './sections/latency';
 import { runSession } from './sections/session';
 import { runMemory } from './sections/memory';
@@ -49,13 +51,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, encryption, session, scale, memory, recall } = plan;
+	const { latency, encryption, session, hostile, scale, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, encryption, session, scale, memory, recall },
+		parameters: { latency, encryption, session, hostile, scale, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -98,6 +100,10 @@ async function main(): Promise<number> {
 	if (wants('session')) {
 		results.session = await section('session', () => runSession(plan));
 		if (results.session) print(renderSession(results.session));
+	}
+	if (wants('hostile')) {
+		results.hostile = await section('hostile', () => runHostile(plan));
+		if (results.hostile) print(renderHostile(results.hostile));
 	}
 	if (wants('scale')) {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));

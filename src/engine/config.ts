@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MemoryError } from './errors';
 import { isEncryptionKey, splitKeys } from './store/Sealer';
+import { MAX_CONTEXT_TOKEN_BUDGET } from './schemas/context';
 
 const HOUR_LIMIT = 24 * 365;
 
@@ -159,9 +160,9 @@ export const MemoryEnvironment = {
 	/** Tokens a context may take when the request names no budget. */
 	MEMORY_CONTEXT_TOKEN_BUDGET: {
 		key: 'contextTokenBudget',
-		schema: integer(50, 200_000),
+		schema: integer(50, MAX_CONTEXT_TOKEN_BUDGET),
 		default: 1500,
-		accepts: 'a whole number of tokens from 50 to 200000'
+		accepts: `a whole number of tokens from 50 to ${MAX_CONTEXT_TOKEN_BUDGET}`
 	},
 	/** MiB the archives' search indexes kept in memory may take, with their messages; the least recently used go first. */
 	MEMORY_INDEX_CACHE_MB: { key: 'indexCacheMb', schema: integer(1, 65_536), default: 32, accepts: 'a whole number of MiB from 1 to 65536' },

@@ -58,7 +58,7 @@ describe('GIVEN environment variables', () => {
 	it.each([
 		['SHORT_TERM_MEMORY_MAX_MESSAGES_PER_CHANNEL', 'ten', 'a whole number from 1 to 200'],
 		['SHORT_TERM_MEMORY_MAX_MESSAGES_PER_CHANNEL', '0', 'a whole number from 1 to 200'],
-		['MEMORY_CONTEXT_TOKEN_BUDGET', '12.5', 'a whole number of tokens from 50 to 200000'],
+		['MEMORY_CONTEXT_TOKEN_BUDGET', '12.5', 'a whole number of tokens from 50 to 16000'],
 		['MEMORY_ARCHIVE_RETENTION_DAYS', '-1', 'a number of days from 0 (archive off) to 3650'],
 		['MEMORY_SWEEP_INTERVAL_MINUTES', '10081', 'a number of minutes from 0 (no automatic sweep) to 10080'],
 		['MEMORY_STORE_URL', 'mysql://localhost', 'a URL starting with sqlite://'],
@@ -90,7 +90,7 @@ describe('GIVEN environment variables', () => {
 				'Invalid memory configuration, 3 settings:',
 				'  SHORT_TERM_MEMORY_TTL_HOURS="0"; expected a number of hours from 0.01 to 8760.',
 				'  MEMORY_STORE_URL="mysql://db"; expected a URL starting with sqlite://, redis://, rediss://, postgres:// or postgresql://.',
-				'  MEMORY_CONTEXT_TOKEN_BUDGET="lots"; expected a whole number of tokens from 50 to 200000.'
+				'  MEMORY_CONTEXT_TOKEN_BUDGET="lots"; expected a whole number of tokens from 50 to 16000.'
 			].join('\n')
 		);
 	});
@@ -284,10 +284,10 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 		]
 	},
 	MEMORY_CONTEXT_TOKEN_BUDGET: {
-		refused: ['49', '200001', '12.5', '1.5k'],
+		refused: ['49', '16001', '200000', '12.5', '1.5k'],
 		accepted: [
 			['50', 50],
-			['200000', 200_000]
+			['16000', 16_000]
 		]
 	},
 	MEMORY_INDEX_CACHE_MB: {

@@ -1,6 +1,9 @@
 import type { StoredMessage } from '../schemas';
 import { appendMessage } from './index/append';
-import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE } from './index/columns';
+import { boundedTokenCount } from '../format/tokens';
+import { messageLine } from '../format/lines';
+import { PersonaNames } from '../format/speakers';
+import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED } from './index/columns';
 import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
@@ -135,9 +138,14 @@ export class ScopeIndex implements IndexColumns {
 		return this.speakerAt(at).authorId;
 	}
 
-	/** Tokens of the message's line, counted when the index took it. */
+	/** Tokens of the message's line (never below the true count), counted the first time a context asks. */
 	public lineTokensAt(at: number): number {
-		return this.stats[STRIDE * at + LINE_TOKENS]!;
+		const slot = STRIDE * at + LINE_TOKENS;
+		const known = this.stats[slot]!;
+		if (known !== UNCOUNTED) return known;
+		const { tokens, settled } = boundedTokenCount(messageLine(this.messageAt(at), PersonaNames.none));
+		if (settled) this.stats[slot] = tokens;
+		return tokens;
 	}
 
 	/** Every message, oldest first. */

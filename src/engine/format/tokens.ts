@@ -1,24 +1,86 @@
 import { countTokens, setMergeCacheSize } from 'gpt-tokenizer';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { LRUCache } from 'lru-cache';
 
-// Lines recur across contexts (the same message in many replies), so their counts are cached.
-const cache = new LRUCache<string, number>({ max: 5_000 });
-// The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
-setMergeCacheSize(5_000);
+/**
+ * How tokens are counted (docs/context.md, "Limits"). A text is cut into the pieces o200k's own split pattern makes
+ * (a word with its leading space, a run of punctuation, up to three digits, a run of white space); the tokens of a
+ * text are the sum of its pieces' tokens, each piece being encoded alone. Each piece is counted one of two ways:
+ * exactly, by the BPE tokenizer, or as its UTF-8 bytes (every byte is a token of its own at worst, so this is never
+ * below the true count). The tokenizer takes some 2 to 7 µs per byte of a piece it has not seen, so the bytes stand
+ * in where its work would not be bounded: for a piece longer than {@link LONG_PIECE_BYTES} (4,000 characters of CJK,
+ * one unbroken word, emoji or combining marks are one piece each), and for new pieces once
+ * the tokenizer did {@link EXACT_WORK_PER_TICK} of work in the same turn of the event loop.
+ */
 
-/** Real BPE token count (o200k_base, as GPT-4o and later) of one piece of text. */
-export function tokenCount(text: string): number {
-	if (text.length === 0) return 0;
-	const cached = cache.get(text);
-	if (cached !== undefined) return cached;
-	const counted = countTokens(text);
-	cache.set(text, counted);
-	return counted;
+/** A piece of more UTF-8 bytes than this is counted as its bytes: ordinary words and sentences are far shorter. */
+export const LONG_PIECE_BYTES = 64;
+/**
+ * What the tokenizer may do per turn of the event loop (some 10 ms at worst), in bytes it merges: a new piece costs its
+ * bytes, or 1 when it is one word of the vocabulary (found without merging).
+ */
+export const EXACT_WORK_PER_TICK = 4096;
+
+// A member's "<|endoftext|>" is text to the model, counted as such (by default the tokenizer throws on it).
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+// The tokenizer's own cache of merged pieces is replaced by the one below, which also tells a new piece from a known one.
+setMergeCacheSize(0);
+const pieces = new LRUCache<string, number>({ max: 20_000 });
+// Lines recur across contexts (the same message in many replies), so their counts are cached too.
+const lines = new LRUCache<string, number>({ max: 5_000 });
+
+let workLeft = EXACT_WORK_PER_TICK;
+let refill: ReturnType<typeof setImmediate> | undefined;
+
+/** Takes `work` from this turn's allowance of exact counting. */
+function spend(work: number): void {
+	workLeft -= work;
+	refill ??= setImmediate(() => {
+		workLeft = EXACT_WORK_PER_TICK;
+		refill = undefined;
+	}).unref();
 }
 
-/** {@link tokenCount} of a text counted once (a message's line when it is indexed), left out of the cache. */
-export function uncachedTokenCount(text: string): number {
-	return text.length === 0 ? 0 : (cache.get(text) ?? countTokens(text));
+/** Tokens of `text` (never below the true count) and whether a recount could find fewer (this turn's allowance ran out). */
+export function boundedTokenCount(text: string): { tokens: number; settled: boolean } {
+	let tokens = 0;
+	let settled = true;
+	for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
+		// One ASCII character is always one token.
+		if (piece.length === 1 && piece.charCodeAt(0) < 0x80) {
+			tokens++;
+			continue;
+		}
+		const known = pieces.get(piece);
+		if (known !== undefined) {
+			tokens += known;
+			continue;
+		}
+		const bytes = Buffer.byteLength(piece);
+		if (bytes > LONG_PIECE_BYTES) tokens += bytes;
+		else if (workLeft > 0) {
+			// The split pattern finds this same piece in it alone: its count here is its count in the text.
+			const counted = countTokens(piece, AS_TEXT);
+			// A piece of one token is a word of the vocabulary, found at once; any other took a merge per byte.
+			spend(counted === 1 ? 1 : bytes);
+			pieces.set(piece, counted);
+			tokens += counted;
+		} else {
+			tokens += bytes;
+			settled = false;
+		}
+	}
+	return { tokens, settled };
+}
+
+/** BPE token count (o200k_base, as GPT-4o and later) of one piece of text, never below the true count (see above). */
+export function tokenCount(text: string): number {
+	if (text.length === 0) return 0;
+	const cached = lines.get(text);
+	if (cached !== undefined) return cached;
+	const { tokens, settled } = boundedTokenCount(text);
+	if (settled) lines.set(text, tokens);
+	return tokens;
 }
 
 /**

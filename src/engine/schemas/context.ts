@@ -14,15 +14,36 @@ export const ConversationLocationSchema = z.object({
 
 export type ConversationLocation = z.input<typeof ConversationLocationSchema>;
 
+/**
+ * The largest token budget a context is built to (docs/configuration.md): a request's larger `tokenBudget` is served as
+ * this (a host may pass its model's window), and `MEMORY_CONTEXT_TOKEN_BUDGET` accepts no more. Past it a context would
+ * take longer to build than a reply may wait (a budget of 1,000,000 took over a second).
+ */
+export const MAX_CONTEXT_TOKEN_BUDGET = 16_000;
+/** Characters of a query the search reads (Discord's longest message); the rest is ignored (docs/context.md, "Limits"). */
+export const MAX_QUERY_CHARS = 4_000;
+
+/** `query` up to {@link MAX_QUERY_CHARS}, never cut between the two halves of a surrogate pair. */
+function readQuery(query: string): string {
+	if (query.length <= MAX_QUERY_CHARS) return query;
+	return query.slice(0, /[\uD800-\uDBFF]/.test(query[MAX_QUERY_CHARS - 1]!) ? MAX_QUERY_CHARS - 1 : MAX_QUERY_CHARS);
+}
+
 const isIterableObject = (value: unknown): value is Iterable<unknown> =>
 	typeof value === 'object' && value !== null && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function';
 
 /** What the bot asks for before it generates. */
 export const ContextRequestSchema = ConversationLocationSchema.extend({
-	/** The user's message; ranks the relevant tier. */
-	query: z.string().max(1_000_000),
-	/** Defaults to `MEMORY_CONTEXT_TOKEN_BUDGET`. */
-	tokenBudget: z.number().int().min(0).max(1_000_000).optional(),
+	/** The user's message; ranks the relevant tier. Its first {@link MAX_QUERY_CHARS} characters are read. */
+	query: z.string().max(1_000_000).transform(readQuery),
+	/** Defaults to `MEMORY_CONTEXT_TOKEN_BUDGET`; above {@link MAX_CONTEXT_TOKEN_BUDGET}, served as that. */
+	tokenBudget: z
+		.number()
+		.int()
+		.min(0)
+		.max(1_000_000)
+		.transform((budget) => Math.min(budget, MAX_CONTEXT_TOKEN_BUDGET))
+		.optional(),
 	/**
 	 * Channels the asking member can view (an array, a Set, a discord.js Collection's keys), read once.
 	 * When given, memories of any other channel never surface. The Sapphire layer always passes it.

@@ -1,6 +1,3 @@
-import { messageLine } from '../../format/lines';
-import { PersonaNames } from '../../format/speakers';
-import { uncachedTokenCount } from '../../format/tokens';
 import type { StoredMessage } from '../../schemas';
 import {
 	AROUND_LENGTH,
@@ -13,7 +10,8 @@ import {
 	SPEAKER,
 	STRIDE,
 	TERMS_START,
-	TEXT_LENGTH
+	TEXT_LENGTH,
+	UNCOUNTED
 } from './columns';
 import { grown, PostingBlocks } from './PostingBlocks';
 import { AROUND_WINDOW } from './ranking';
@@ -40,8 +38,9 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	const { stats } = index;
 	const base = STRIDE * at;
 	stats[base + SPEAKER] = speakerNumber(index, message);
-	// Counted now, while the message is indexed, rather than inside a reply when it first turns up as a hit.
-	stats[base + LINE_TOKENS] = uncachedTokenCount(messageLine(message, PersonaNames.none));
+	// Counted when a context first weighs the message (see ScopeIndex.lineTokensAt): an archive loaded whole, or a turn of
+	// fifty long messages, would otherwise make one call encode every message's words at once.
+	stats[base + LINE_TOKENS] = UNCOUNTED;
 
 	const { tokens, terms } = analyse(message.text, 0);
 	const name = message.authorName ? analyse(message.authorName, 1) : null;

@@ -12,6 +12,8 @@ export const LINE_TOKENS = 3;
 export const TERMS_START = 4;
 export const SPEAKER = 5;
 export const STRIDE = 6;
+/** A line's tokens not counted yet. */
+export const UNCOUNTED = -1;
 
 /** A message's fields besides its id, text and time: few in a channel, so kept once each. */
 export type Speaker = Pick<StoredMessage, 'role' | 'authorId' | 'authorName' | 'personaId'>;

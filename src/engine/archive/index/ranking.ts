@@ -27,6 +27,12 @@ export const MAX_POSTINGS_READ = 1000;
  */
 export const SCANNED_INDEX_MAX = 256;
 
+/**
+ * A query ranks with at most this many of its distinct terms, the ones held by the fewest messages (the rest would
+ * add little to a ranking and much to its cost: a query of 4,000 characters holds hundreds).
+ */
+export const MAX_QUERY_TERMS = 64;
+
 /** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
 export const K1 = 1.2;
 export const B = 0.7;
@@ -42,9 +48,13 @@ export function bm25(count: number, length: number, averageLength: number): numb
 	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
 }
 
-/** The terms held by few enough messages; when there are none, the {@link RAREST_KEPT} rarest held by any. */
+/**
+ * The terms held by few enough messages, the {@link MAX_QUERY_TERMS} rarest of them when there are more; when there are
+ * none, the {@link RAREST_KEPT} rarest held by any.
+ */
 export function distinctiveTerms<T extends { ownHeld: number }>(terms: readonly T[], common: number): T[] {
 	const known = terms.filter((term) => term.ownHeld > 0);
 	const distinctive = known.filter((term) => term.ownHeld <= common);
+	if (distinctive.length > MAX_QUERY_TERMS) return distinctive.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, MAX_QUERY_TERMS);
 	return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
 }

@@ -1,0 +1,143 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MAX_CONTEXT_TOKEN_BUDGET } from '../../src/engine/schemas/context';
+import type { ContextRequest, MemoryTurn } from '../../src/engine';
+import { prepareStore } from '../backends';
+import { ChatCorpus } from '../corpus';
+import { count } from '../format';
+import { progress } from '../log';
+import type { BenchPlan } from '../options';
+import type { HostileResult, HostileRow } from '../results';
+import { summarize, timed } from '../stats';
+import { type Channel, channelOf, ChatWorkload, openEngine, PERSONA, Snowflakes } from '../workload';
+
+/** Messages of one hostile turn, and the characters of each (Discord's longest message). */
+const TURN_MESSAGES = 50;
+const MESSAGE_CHARS = 4_000;
+/** Distinct words of the long query. */
+const QUERY_WORDS = 20_000;
+
+type Random = () => number;
+const letters = 'abcdefghijklmnopqrstuvwxyz';
+const letter = (random: Random) => letters[Math.floor(random() * 26)]!;
+const EMOJI = ['👨‍👩‍👧‍👦', '🏳️‍🌈', '🧑🏽‍💻', '😀', '🫶🏿', '👩‍❤️‍💋‍👨', '🇯🇵'];
+const MARKS = ['\u0301', '\u0323', '\u0308', '\u0330', '\u036f', '\u20d7'];
+
+/** Up to `chars` UTF-16 units of `next()`'s pieces. */
+function filled(chars: number, next: () => string): string {
+	let text = '';
+	for (let piece = next(); text.length + piece.length <= chars; piece = next()) text += piece;
+	return text;
+}
+
+/** A made-up word of 3 to 10 letters. */
+function madeUpWord(random: Random): string {
+	return filled(3 + Math.floor(random() * 8), () => letter(random));
+}
+
+/** The messages a hostile member sends, each 4,000 characters and each different (nothing is cached from one to the next). */
+const MESSAGE_KINDS: readonly [string, (random: Random) => string][] = [
+	['CJK', (random) => filled(MESSAGE_CHARS, () => String.fromCodePoint(0x4e00 + Math.floor(random() * 20_000)))],
+	['one unbroken word', (random) => filled(MESSAGE_CHARS, () => letter(random))],
+	['emoji', (random) => filled(MESSAGE_CHARS, () => EMOJI[Math.floor(random() * EMOJI.length)]!)],
+	['combining marks', (random) => filled(MESSAGE_CHARS, () => letter(random) + MARKS[Math.floor(random() * MARKS.length)]!.repeat(5))],
+	['made-up words', (random) => filled(MESSAGE_CHARS, () => `${madeUpWord(random)} `).trimEnd()]
+];
+
+/** What one kind of traffic is: its turns' messages, and the request asked after each turn. */
+interface Traffic {
+	kind: string;
+	messages: (channel: Channel) => string[];
+	request: (request: ContextRequest) => ContextRequest;
+}
+
+/**
+ * Section 1e: what hostile members can make one call cost, side by side with ordinary chat in the same run. Each kind of
+ * traffic has a channel of its own on one SQLite store (seeded with ordinary chat, so that its archive answers): turns of
+ * 50 messages of 4,000 characters in CJK, one unbroken word, emoji, combining marks and made-up words; ordinary turns with a
+ * query of 20,000 distinct words, or with the largest budget a request may ask. After each timed turn, a timed context is
+ * asked in the channel, the event loop turning between calls, as between two Discord events; the longest block of the
+ * event loop while a kind ran is read from `perf_hooks.monitorEventLoopDelay`.
+ */
+export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
+	const { samples, warmup, seedTurns } = plan.hostile;
+	const prepared = await prepareStore('sqlite');
+	if (!prepared.store) throw new Error(`skipped: ${prepared.skipped}`);
+	const { store } = prepared;
+	const corpus = new ChatCorpus(515);
+	const workload = new ChatWorkload(corpus);
+	const random = () => corpus.random();
+	const engine = await openEngine(store.storeUrl, workload.clock, { storeNamespace: store.namespace, ...store.config });
+	const ids = new Snowflakes();
+	const ordinary = (messages: number) => () => Array.from({ length: messages }, () => corpus.message());
+	const traffic: Traffic[] = [
+		{ kind: 'ordinary chat', messages: ordinary(1), request: (request) => request },
+		{ kind: 'ordinary, 50 a turn', messages: ordinary(TURN_MESSAGES), request: (request) => request },
+		...MESSAGE_KINDS.map(([kind, make]) => ({
+			kind,
+			messages: () => Array.from({ length: TURN_MESSAGES }, () => make(random)),
+			request: (request: ContextRequest) => request
+		})),
+		{
+			kind: `query of ${count(QUERY_WORDS)} words`,
+			messages: ordinary(1),
+			request: (request) => ({ ...request, query: Array.from({ length: QUERY_WORDS }, () => madeUpWord(random)).join(' ') })
+		},
+		{
+			kind: `budget ${count(MAX_CONTEXT_TOKEN_BUDGET)}`,
+			messages: ordinary(1),
+			request: (request) => ({ ...request, tokenBudget: MAX_CONTEXT_TOKEN_BUDGET })
+		}
+	];
+	const turnOf = (channel: Channel, texts: string[]): MemoryTurn => {
+		const at = workload.clock.tick();
+		const history = texts.map((text, index) => {
+			const author = channel.members[index % channel.members.length]!;
+			const timestamp = at - (texts.length - index) * 10;
+			return { role: 'user' as const, authorId: author.id, authorName: author.name, text, messageId: ids.next(timestamp), timestamp };
+		});
+		const last = channel.members[(texts.length - 1) % channel.members.length]!;
+		return {
+			userId: last.id,
+			userName: last.name,
+			serverId: channel.serverId,
+			channelId: channel.channelId,
+			timestamp: at,
+			history,
+			responses: [{ text: corpus.message(), personaId: PERSONA.id, personaName: PERSONA.name, messageId: ids.next(at) }]
+		};
+	};
+
+	const rows: HostileRow[] = [];
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	try {
+		for (const [number, { kind, messages, request }] of traffic.entries()) {
+			const channel = channelOf(7, 700 + number);
+			for (let turn = 0; turn < seedTurns; turn++) await engine.recordTurn(turnOf(channel, ordinary(1)()));
+			const record: number[] = [];
+			const context: number[] = [];
+			for (let turn = 0; turn < warmup + samples; turn++) {
+				const measured = turn >= warmup;
+				if (turn === warmup) delay.enable();
+				const recorded = turnOf(channel, messages(channel));
+				await nextTurn();
+				const [, recordMs] = await timed(() => engine.recordTurn(recorded));
+				const asked = request(workload.request(channel, channel.members[0]));
+				await nextTurn();
+				const [, contextMs] = await timed(() => engine.buildContext(asked));
+				if (measured) {
+					record.push(recordMs);
+					context.push(contextMs);
+				}
+			}
+			delay.disable();
+			rows.push({ kind, recordTurn: summarize(record), buildContext: summarize(context), longestBlockMs: delay.max / 1e6 });
+			delay.reset();
+			progress(`hostile: ${kind} done`);
+		}
+	} finally {
+		await engine.close();
+		await store.dispose();
+	}
+	return { turnMessages: TURN_MESSAGES, messageChars: MESSAGE_CHARS, samples, rows };
+}
