@@ -90,7 +90,7 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], coldSizes: [10_000], warmupContexts: 50, samples: 200 },
 	encryption: { channelMessages: 400, recordSamples: 100, warmupContexts: 50, contextSamples: 100 },
 	session: { delayMs: 20, memberTurns: [100] },
-	hostile: { seedTurns: 100, warmup: 3, samples: 20 },
+	hostile: { seedTurns: 50, warmup: 2, samples: 10 },
 	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
 	recall: { budgets: [500, 1_500, 3_000] }
 };

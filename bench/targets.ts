@@ -18,6 +18,9 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	const growth = results.scale?.growth;
 	const span = growth ? ` ${count(growth.to)}/${count(growth.from)}` : '';
 	const memory = results.memory?.activeChannels;
+	// The hostile section's worst kind of traffic.
+	const hostile = results.hostile?.rows;
+	const worst = (figure: (row: NonNullable<typeof hostile>[number]) => number) => (hostile?.length ? Math.max(...hostile.map(figure)) : null);
 	const specs: TargetSpec[] = [
 		{
 			name: `SQLite buildContext p50${at}`,
@@ -37,6 +40,27 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 		},
 		{ name: `recordTurn p50 ratio${span}`, value: growth?.recordTurn.p50 ?? null, limit: 1.5, kind: 'max', show: times },
 		{ name: `buildContext p50 ratio${span}`, value: growth?.buildContext.p50 ?? null, limit: 3, kind: 'max', show: times },
+		{
+			name: 'hostile input: recordTurn p99, worst kind',
+			value: worst((row) => row.recordTurn.p99),
+			limit: 10,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
+		},
+		{
+			name: 'hostile input: buildContext p99, worst kind',
+			value: worst((row) => row.buildContext.p99),
+			limit: 10,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
+		},
+		{
+			name: 'hostile input: longest event-loop block',
+			value: worst((row) => row.longestBlockMs),
+			limit: 20,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
+		},
 		{
 			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,
 			value: memory?.settled.rss ?? null,

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryEngine } from '../../src';
-import { ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive/Archive';
+import { ARCHIVE_CHUNK_CHARS, ARCHIVE_CHUNK_SIZE } from '../../src/engine/archive/Archive';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { isArchiveMarkerKey } from '../support/store-inspection';
 import { ask, MAYA, said, turn } from '../support/turns';
@@ -13,6 +13,7 @@ class CountingMap extends Map<string, unknown> {
 	public reads = 0;
 	public writes = 0;
 	public bytesWritten = 0;
+	public chunkBytesWritten = 0;
 
 	public override get(key: string) {
 		this.reads++;
@@ -22,6 +23,7 @@ class CountingMap extends Map<string, unknown> {
 	public override set(key: string, value: unknown) {
 		this.writes++;
 		this.bytesWritten += JSON.stringify(value ?? null).length;
+		if (/:chunk:\d+$/.test(key)) this.chunkBytesWritten += JSON.stringify(value ?? null).length;
 		return super.set(key, value);
 	}
 
@@ -29,6 +31,7 @@ class CountingMap extends Map<string, unknown> {
 		this.reads = 0;
 		this.writes = 0;
 		this.bytesWritten = 0;
+		this.chunkBytesWritten = 0;
 	}
 }
 
@@ -64,6 +67,29 @@ describe('GIVEN an archive growing from 10 to 5,000 messages', () => {
 		expect(large.bytes).toBeLessThan(small.bytes + ARCHIVE_CHUNK_SIZE * 400);
 		await engine.close();
 	}, 120_000);
+});
+
+describe('GIVEN turns of 50 messages of 4,000 characters', () => {
+	it('THEN the archive writes what each turn brings, not the earlier messages of its chunk again', async () => {
+		const map = new CountingMap();
+		const clock = new TestClock();
+		const engine = await MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, now: clock.now });
+		let turnChars = 0;
+		for (let at = 0; at < 6; at++) {
+			clock.advance(60_000);
+			const history = Array.from({ length: 50 }, (_, index) =>
+				said(MAYA, `marker${at}q${index} ${'lorem ipsum dolor sit amet '.repeat(150)}`.slice(0, 4_000), clock.current - 50 + index)
+			);
+			turnChars = history.reduce((sum, message) => sum + message.text.length, 0);
+			map.reset();
+			await engine.recordTurn(turn({ history, reply: 'ok', timestamp: clock.current }));
+		}
+		expect(map.chunkBytesWritten).toBeGreaterThan(turnChars);
+		expect(map.chunkBytesWritten).toBeLessThan(turnChars + 2 * ARCHIVE_CHUNK_CHARS);
+		const { blocks } = await engine.buildContext(ask({ query: 'marker0q0', tokenBudget: 16_000 }));
+		expect(blocks.find((block) => block.tier === 'relevant')?.text).toContain('marker0q0 lorem');
+		await engine.close();
+	}, 60_000);
 });
 
 describe.each(backends)('archive on $name', (backend) => {

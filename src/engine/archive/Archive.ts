@@ -9,6 +9,29 @@ import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas'
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
 export const ARCHIVE_CHUNK_SIZE = 64;
+/**
+ * ...and characters of text a chunk takes more messages up to: 64 messages of chat take a few thousand, but 64 of 4,000
+ * characters of CJK would be some 800 kB that every append to the chunk writes again.
+ */
+export const ARCHIVE_CHUNK_CHARS = 16_000;
+
+/** Whether a chunk takes no more messages (see {@link ARCHIVE_CHUNK_SIZE}). */
+function isFull(chunk: readonly StoredMessage[]): boolean {
+	if (chunk.length >= ARCHIVE_CHUNK_SIZE) return true;
+	let chars = 0;
+	for (const message of chunk) chars += message.text.length;
+	return chars >= ARCHIVE_CHUNK_CHARS;
+}
+
+/** `messages` in order, as chunks: each filled until it is full, the first starting as `start`. */
+export function intoChunks(messages: readonly StoredMessage[], start: readonly StoredMessage[] = []): StoredMessage[][] {
+	const chunks = [[...start]];
+	for (const message of messages) {
+		if (isFull(chunks.at(-1)!)) chunks.push([]);
+		chunks.at(-1)!.push(message);
+	}
+	return chunks;
+}
 
 /** Options of {@link Archive}. */
 export interface ArchiveOptions {
@@ -139,17 +162,13 @@ export class Archive {
 		const chunk = head.chunks > first ? await this.tailChunk(scopeKey, head, last) : [];
 		const ttlMs = this.keyTtlMs;
 		const writes: { key: string; value: unknown; ttlMs: number }[] = [];
-		let chunkIndex = last;
-		let current = [...chunk];
-		for (const message of fresh) {
-			if (current.length >= ARCHIVE_CHUNK_SIZE) {
-				writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
-				chunkIndex++;
-				current = [];
-			}
-			current.push(message);
-		}
-		writes.push({ key: Keys.archiveChunk(scopeKey, chunkIndex), value: current, ttlMs });
+		const chunks = intoChunks(fresh, chunk);
+		chunks.forEach((value, offset) => {
+			// A tail already full is left as it is.
+			if (offset > 0 || value.length > chunk.length) writes.push({ key: Keys.archiveChunk(scopeKey, last + offset), value, ttlMs });
+		});
+		const current = chunks.at(-1)!;
+		const chunkIndex = last + chunks.length - 1;
 		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.archived, ttlMs });
 		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });

@@ -1,7 +1,7 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { Keys } from '../store/keys';
 import type { StoreWrite } from '../store/MemoryStore';
-import { type Archive, ARCHIVE_CHUNK_SIZE, chunkKeys } from './Archive';
+import { type Archive, chunkKeys, intoChunks } from './Archive';
 import { deleteArchive } from './deleteArchive';
 
 /**
@@ -73,9 +73,9 @@ export async function removeFromArchives(
 		}
 		const kept = stored.filter((message) => !remove(message, scopeKey));
 		const first = head.first ?? 0;
-		const rewritten: StoredMessage[][] = [];
-		for (let from = 0; from < kept.length; from += ARCHIVE_CHUNK_SIZE) rewritten.push(kept.slice(from, from + ARCHIVE_CHUNK_SIZE));
-		writes.push(...rewritten.map((chunk, index) => ({ key: keys[index]!, value: chunk, ttlMs })));
+		const rewritten = kept.length === 0 ? [] : intoChunks(kept);
+		// A chunk written before chunks were limited in characters may come back as several.
+		writes.push(...rewritten.map((chunk, index) => ({ key: Keys.archiveChunk(scopeKey, first + index), value: chunk, ttlMs })));
 		const nextHead: ArchiveHead = { chunks: first + rewritten.length, count: head.count, epoch: head.epoch + 1, first };
 		writes.push({ key: Keys.archiveHead(scopeKey), value: nextHead, ttlMs });
 		doomed.push(...keys.slice(rewritten.length));

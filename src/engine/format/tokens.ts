@@ -23,20 +23,24 @@ export const EXACT_WORK_PER_TICK = 4096;
 
 // A member's "<|endoftext|>" is text to the model, counted as such (by default the tokenizer throws on it).
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-// The tokenizer's own cache of merged pieces is replaced by the one below, which also tells a new piece from a known one.
-setMergeCacheSize(0);
+// The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
+setMergeCacheSize(5_000);
+// Each piece's count, which also tells a new piece (work to spend) from a known one.
 const pieces = new LRUCache<string, number>({ max: 20_000 });
 // Lines recur across contexts (the same message in many replies), so their counts are cached too.
 const lines = new LRUCache<string, number>({ max: 5_000 });
 
 let workLeft = EXACT_WORK_PER_TICK;
 let refill: ReturnType<typeof setImmediate> | undefined;
+/** Counts made once the allowance ran out, kept until it is refilled: one call weighs a line several times. */
+const provisional = new Map<string, number>();
 
 /** Takes `work` from this turn's allowance of exact counting. */
 function spend(work: number): void {
 	workLeft -= work;
 	refill ??= setImmediate(() => {
 		workLeft = EXACT_WORK_PER_TICK;
+		provisional.clear();
 		refill = undefined;
 	}).unref();
 }
@@ -76,10 +80,11 @@ export function boundedTokenCount(text: string): { tokens: number; settled: bool
 /** BPE token count (o200k_base, as GPT-4o and later) of one piece of text, never below the true count (see above). */
 export function tokenCount(text: string): number {
 	if (text.length === 0) return 0;
-	const cached = lines.get(text);
+	const cached = lines.get(text) ?? provisional.get(text);
 	if (cached !== undefined) return cached;
 	const { tokens, settled } = boundedTokenCount(text);
 	if (settled) lines.set(text, tokens);
+	else if (provisional.size < 1_000) provisional.set(text, tokens);
 	return tokens;
 }
 

@@ -72,17 +72,28 @@ export function parseCounts(text: string): Counts | null {
 	return counts;
 }
 
+/** Characters of a noise message its label is made from: the label shows far fewer, and a message may hold 4,000. */
+const LABEL_SOURCE_CHARS = 256;
+
+/** The beginning of `text` a label is made from, never ending inside a surrogate pair. */
+function labelHead(text: string): string {
+	if (text.length <= LABEL_SOURCE_CHARS) return text;
+	const end = /[\uD800-\uDBFF]/.test(text[LABEL_SOURCE_CHARS - 1]!) ? LABEL_SOURCE_CHARS - 1 : LABEL_SOURCE_CHARS;
+	return text.slice(0, end);
+}
+
 /**
  * A noise message as a count line names it: its words folded and lower-cased, its emoji kept, and its
  * bare numbers left out, so `ok sounds good 14` and `ok sounds good 15` are counted together.
  */
 export function noiseLabel(text: string): string {
-	const folded = flat(text)
+	const head = labelHead(text);
+	const folded = flat(head)
 		.replace(WORD, (word) => (isNumeral(word) ? '' : fold(word)))
 		.replace(/[^\p{L}\p{N}'’\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0F:\s]/gu, '')
 		.replace(/(\p{Extended_Pictographic})\1+/gu, '$1')
 		.replace(/\b(\w+)(?: \1\b)+/g, '$1');
-	return itemLabel(flat(folded) || text);
+	return itemLabel(flat(folded) || head);
 }
 
 /** A text or speaker made safe for a count line: none of the characters the line is parsed by. */
