@@ -4,6 +4,16 @@ import { MemoryEngine } from '../../src';
 import { TestClock } from '../support/backends';
 import { ask, GUILD, CHANNEL, MAYA, said, snowflake, THEO, turn } from '../support/turns';
 
+/** A Map that counts the reads the engine makes through Keyv. */
+class ReadCountingMap extends Map<string, unknown> {
+	public reads = 0;
+
+	public override get(key: string) {
+		this.reads++;
+		return super.get(key);
+	}
+}
+
 /** Member messages per seeding turn, and turns: more messages than the newest chunks a first context is served from. */
 const PER_TURN = 20;
 const TURNS = 100;
@@ -18,10 +28,11 @@ const relevantOf = async (engine: MemoryEngine, query: string) =>
 	(await engine.buildContext(ask({ query }))).blocks.find((block) => block.tier === 'relevant')?.text ?? '';
 
 /** A channel of 2,000 messages, each with a word of its own, on an in-memory store that outlives the engine (a restart). */
-async function seededChannel() {
-	const map = new Map<string, unknown>();
+async function seededChannel(indexCacheMb = 32) {
+	const map = new ReadCountingMap();
 	const clock = new TestClock();
-	const open = () => MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, config: { sweepIntervalMinutes: 0 }, now: clock.now });
+	const open = () =>
+		MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, config: { sweepIntervalMinutes: 0, indexCacheMb }, now: clock.now });
 	const engine = await open();
 	const ids: string[] = [];
 	for (let turnAt = 0; turnAt < TURNS; turnAt++) {
@@ -44,7 +55,7 @@ async function seededChannel() {
 	const expected = new Map<number, string>();
 	for (const at of SOUGHT) expected.set(at, await relevantOf(engine, wordOf(at)));
 	await engine.close();
-	return { open, ids, expected };
+	return { open, ids, expected, map };
 }
 
 describe('GIVEN a channel of 2,000 archived messages AND the engine restarted', () => {
@@ -75,6 +86,26 @@ describe('GIVEN a channel of 2,000 archived messages AND the engine restarted', 
 		// The rest is found, old and new.
 		expect(await relevantOf(restarted, wordOf(251))).toContain(wordOf(251));
 		expect(await relevantOf(restarted, wordOf(1961))).toContain(wordOf(1961));
+		await restarted.close();
+	}, 120_000);
+
+	it('WHEN the channel holds more than half of MEMORY_INDEX_CACHE_MB THEN its newest part is searched, and no context loads it again', async () => {
+		const { open, map } = await seededChannel(1);
+		const restarted = await open();
+		await relevantOf(restarted, wordOf(1960));
+		await restarted.indexingIdle();
+		// Half a MiB holds several hundred of these messages (each with words of its own): the newest are found, beyond the newest
+		// chunks too (1,500 is some 550 messages back), the oldest are not.
+		expect(await relevantOf(restarted, wordOf(1960))).toContain(wordOf(1960));
+		expect(await relevantOf(restarted, wordOf(1500))).toContain(wordOf(1500));
+		expect(await relevantOf(restarted, wordOf(3))).not.toContain(wordOf(3));
+		const before = map.reads;
+		await relevantOf(restarted, wordOf(1900));
+		const oneContext = map.reads - before;
+		await relevantOf(restarted, wordOf(1901));
+		// A context reads its few keys, never the archive's chunks again.
+		expect(map.reads - before - oneContext).toBe(oneContext);
+		expect(oneContext).toBeLessThan(20);
 		await restarted.close();
 	}, 120_000);
 });
