@@ -1,7 +1,7 @@
 /**
  * What is cut so that no member's input makes a call's cost unbounded (docs/context.md, "Limits"): a request's
- * budget above the maximum is served as the maximum, a query is read up to 4,000 characters and ranks with its 64
- * rarest terms, and a member's special-token text is text.
+ * budget above the maximum is served as the maximum, a query is read up to 4,000 characters and ranks with the 64
+ * rarest terms of its first 256 distinct words, and a member's special-token text is text.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CONTEXT_TOKEN_BUDGET } from '../../src/engine/schemas/context';
@@ -48,6 +48,14 @@ describe.each(backends)('limits on $name', (backend) => {
 		it('WHEN the query names it only after 4,000 characters THEN the rest of the query is ignored', async () => {
 			await sayMany();
 			expect(await relevantText(`${padding(4_010)} zanzibar`)).not.toContain('zanzibar');
+		});
+
+		it('WHEN the query names it only after 256 other distinct words THEN it is not read', async () => {
+			await sayMany();
+			const others = Array.from({ length: 256 }, (_, at) => `w${at.toString(36)}q`);
+			expect(`${others.join(' ')} zanzibar`.length).toBeLessThan(4_000);
+			expect(await relevantText(`${others.slice(1).join(' ')} zanzibar`)).toContain('zanzibar');
+			expect(await relevantText(`${others.join(' ')} zanzibar`)).not.toContain('zanzibar');
 		});
 
 		it('WHEN the query holds more than 64 terms the channel knows THEN the rarest rank, wherever they stand', async () => {

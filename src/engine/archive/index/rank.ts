@@ -9,7 +9,8 @@ import {
 	COMMON_TERM_SHARE,
 	distinctiveTerms,
 	idf,
-	MAX_POSTINGS_READ
+	MAX_POSTINGS_READ,
+	MAX_QUERY_WORDS
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
 import { termCounts, tokenize } from './terms';
@@ -43,7 +44,7 @@ export interface PlaceHit {
 export function rank(index: IndexColumns, query: string, limit: number, since: number): PlaceHit[] {
 	const total = index.ids.length;
 	if (total === 0) return [];
-	const keys = [...termCounts(tokenize(query), 0).keys()];
+	const keys = [...termCounts([...new Set(tokenize(query))].slice(0, MAX_QUERY_WORDS), 0).keys()];
 	if (keys.length === 0) return [];
 	const terms = postingsOf(index, keys);
 	if (terms.length === 0) return [];

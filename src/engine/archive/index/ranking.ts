@@ -32,6 +32,8 @@ export const SCANNED_INDEX_MAX = 256;
  * add little to a ranking and much to its cost: a query of 4,000 characters holds hundreds).
  */
 export const MAX_QUERY_TERMS = 64;
+/** ...chosen among its first this many distinct words: each new word costs a stemming, and a query may bring hundreds. */
+export const MAX_QUERY_WORDS = 256;
 
 /** BM25+ (Lv and Zhai), with MiniSearch's defaults. */
 export const K1 = 1.2;
