@@ -14,8 +14,14 @@ export class ChatCorpus {
 	private readonly tail: string[];
 	private readonly tailWeights: Float64Array;
 	private seed: number;
+	/** Words of a varied channel, drawn evenly (see {@link ChatCorpus.constructor}'s `varied`). */
+	private readonly varied: string[] | null;
 
-	public constructor(seed = 1) {
+	/**
+	 * `varied`: messages of 12 words drawn evenly from that many words (the tail's first), as busy servers with names,
+	 * numbers and links write: an index's hardest case, as many distinct terms as messages allow.
+	 */
+	public constructor(seed = 1, varied?: number) {
 		this.seed = seed;
 		const fixture = JSON.parse(readFileSync(join(__dirname, '../test/fixtures/long-conversation.json'), 'utf8')) as {
 			sessions: { turns: { text: string }[] }[];
@@ -41,10 +47,17 @@ export class ChatCorpus {
 		}
 		this.tail = tail;
 		this.tailWeights = cumulative(tail.map((_, rank) => 1 / (rank + 1)));
+		this.varied = varied === undefined ? null : tail.slice(0, varied);
+	}
+
+	/** How many words a varied corpus draws from; null for ordinary chat. */
+	public get vocabulary(): number | null {
+		return this.varied?.length ?? null;
 	}
 
 	/** A chat message of 4 to 24 words. */
 	public message(): string {
+		if (this.varied) return this.variedWords(12);
 		const length = 4 + Math.floor(this.random() * 21);
 		const words: string[] = [];
 		for (let at = 0; at < length; at++)
@@ -55,6 +68,7 @@ export class ChatCorpus {
 
 	/** A question a member might ask the persona: 5 to 14 words, ending in "?". */
 	public question(): string {
+		if (this.varied) return `${this.variedWords(8)}?`;
 		const length = 5 + Math.floor(this.random() * 10);
 		const words: string[] = [];
 		for (let at = 0; at < length; at++)
@@ -71,6 +85,11 @@ export class ChatCorpus {
 		t = Math.imul(t ^ (t >>> 15), t | 1);
 		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	}
+
+	private variedWords(length: number): string {
+		const words = this.varied!;
+		return Array.from({ length }, () => words[Math.floor(this.random() * words.length)]!).join(' ');
 	}
 }
 

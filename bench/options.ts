@@ -34,6 +34,8 @@ export interface BenchPlan {
 		servers: number;
 		/** Channels of exactly these sizes are measured; the rest of the store is spread over the other channels. */
 		sizes: number[];
+		/** Channels of these sizes are reopened cold, one store per vocabulary (bench/sections/coldStart.ts). */
+		coldSizes: number[];
 		/** Contexts built in each measured channel before its timed ones ({@link BenchPlan.latency}'s `warmupContexts`). */
 		warmupContexts: number;
 		samples: number;
@@ -58,7 +60,15 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 		throughputChannels: 16,
 		deletionSamples: 50
 	},
-	scale: { storeMessages: 200_000, channels: 2_000, servers: 50, sizes: [100, 1_000, 10_000, 100_000], warmupContexts: 100, samples: 300 },
+	scale: {
+		storeMessages: 200_000,
+		channels: 2_000,
+		servers: 50,
+		sizes: [100, 1_000, 10_000, 100_000],
+		coldSizes: [10_000, 100_000],
+		warmupContexts: 100,
+		samples: 300
+	},
 	encryption: { channelMessages: 4_000, recordSamples: 1_000, warmupContexts: 300, contextSamples: 1_000 },
 	session: { delayMs: 20, memberTurns: [100, 1_000, 10_000] },
 	hostile: { seedTurns: 300, warmup: 5, samples: 100 },
@@ -77,7 +87,7 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 		throughputChannels: 16,
 		deletionSamples: 20
 	},
-	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], warmupContexts: 50, samples: 200 },
+	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], coldSizes: [10_000], warmupContexts: 50, samples: 200 },
 	encryption: { channelMessages: 400, recordSamples: 100, warmupContexts: 50, contextSamples: 100 },
 	session: { delayMs: 20, memberTurns: [100] },
 	hostile: { seedTurns: 50, warmup: 2, samples: 10 },

@@ -12,6 +12,7 @@ import type {
 	NaiveRow,
 	RecallSetResult,
 	ScaleResult,
+	ColdStartRow,
 	SessionResult,
 	StorageRow,
 	TargetCheck
@@ -233,6 +234,46 @@ export function renderScale(scale: ScaleResult): string {
 				`contexts (a different question each) at exactly that size,`,
 			`then ${count(scale.points[0]?.recordTurn.count ?? 0)} one-message turns.`,
 			'Last row: largest channel / smallest channel.'
+		]
+	);
+}
+
+export function renderColdStarts(rows: readonly ColdStartRow[]): string {
+	return table(
+		'2b. Cold start (SQLite, MEMORY_INDEX_CACHE_MB=32): the first context after a restart, times in ms',
+		[
+			'vocabulary',
+			'channel messages',
+			'cold ctx',
+			'cold block',
+			'ctx while indexing p50',
+			'p99',
+			'indexed after',
+			'warm p50',
+			'warm p99',
+			'heap growth',
+			'rss',
+			'longest block'
+		],
+		rows.map((row) => [
+			row.vocabulary === null ? 'ordinary chat' : `${count(row.vocabulary)} words`,
+			count(row.size),
+			ms(row.coldMs),
+			ms(row.coldBlockMs),
+			ms(row.duringIndexing.p50),
+			ms(row.duringIndexing.p99),
+			ms(row.indexedMs),
+			ms(row.warm.p50),
+			ms(row.warm.p99),
+			mib(row.heapGrowthBytes),
+			mib(row.rssBytes),
+			ms(row.longestBlockMs)
+		]),
+		[
+			'One store per vocabulary with one channel of each size; the engine is closed and opened again before each channel.',
+			'cold ctx: its first context; the contexts after it while older messages are indexed in the background; then warm ones.',
+			"heap growth: the process's heap and buffers from before the engine opened, after a collection; rss at the end.",
+			'block: the longest the event loop waited (perf_hooks.monitorEventLoopDelay), during the first context and over the whole run.'
 		]
 	);
 }

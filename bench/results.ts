@@ -129,6 +129,28 @@ export interface ScalePoint {
 	naive?: NaiveFigures;
 }
 
+/** The first context after a restart in one channel, and what follows (bench/sections/coldStart.ts). */
+export interface ColdStartRow {
+	/** Words the channel's messages are drawn from; null for ordinary chat. */
+	vocabulary: number | null;
+	size: number;
+	/** The first context after the engine opened. */
+	coldMs: number;
+	/** The longest block of the event loop during it. */
+	coldBlockMs: number;
+	/** Contexts while the older messages are indexed in the background. */
+	duringIndexing: LatencySummary;
+	/** From the first context's end until the background indexing is done. */
+	indexedMs: number;
+	/** Steady contexts, after it. */
+	warm: LatencySummary;
+	/** What the process's heap and buffers grew by from before the engine opened (after a collection). */
+	heapGrowthBytes: number;
+	rssBytes: number;
+	/** The longest block of the event loop over the whole channel's run. */
+	longestBlockMs: number;
+}
+
 export interface NaiveRow {
 	where: string;
 	messages: number;
@@ -150,6 +172,7 @@ export interface ScaleResult {
 	seedSeconds: number;
 	storage: StorageGrowth;
 	points: ScalePoint[];
+	coldStarts: ColdStartRow[];
 	/** Largest size / smallest size. */
 	growth: {
 		from: number;

@@ -17,6 +17,7 @@ import {
 	renderNaive,
 	renderRecall,
 	renderScale,
+	renderColdStarts,
 	renderSession,
 	renderTargets,
 	storageRows,
@@ -108,6 +109,7 @@ async function main(): Promise<number> {
 	if (wants('scale')) {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));
 		if (results.scale) print(renderScale(results.scale));
+		if (results.scale) print(renderColdStarts(results.scale.coldStarts));
 	}
 	if (wants('naive')) {
 		results.naive = naiveRows(results.latency, results.scale);

@@ -21,6 +21,10 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	// The hostile section's worst kind of traffic.
 	const hostile = results.hostile?.rows;
 	const worst = (figure: (row: NonNullable<typeof hostile>[number]) => number) => (hostile?.length ? Math.max(...hostile.map(figure)) : null);
+	// The first context after a restart in the largest channel reopened cold, the hardest vocabulary first.
+	const cold = results.scale?.coldStarts.filter((row) => row.size === Math.max(...results.scale!.coldStarts.map((each) => each.size)));
+	const coldAt = cold?.length ? ` at ${count(cold[0]!.size)} messages` : '';
+	const coldWorst = (figure: (row: NonNullable<typeof cold>[number]) => number) => (cold?.length ? Math.max(...cold.map(figure)) : null);
 	const specs: TargetSpec[] = [
 		{
 			name: `SQLite buildContext p50${at}`,
@@ -57,6 +61,20 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 		{
 			name: 'hostile input: longest event-loop block',
 			value: worst((row) => row.longestBlockMs),
+			limit: 20,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
+		},
+		{
+			name: `first context after a restart${coldAt}, worst vocabulary`,
+			value: coldWorst((row) => row.coldMs),
+			limit: 100,
+			kind: 'below',
+			show: (value) => `${ms(value)} ms`
+		},
+		{
+			name: `longest event-loop block, cold start${coldAt}`,
+			value: coldWorst((row) => row.longestBlockMs),
 			limit: 20,
 			kind: 'max',
 			show: (value) => `${ms(value)} ms`

@@ -8,6 +8,7 @@ import { NaiveMemory } from '../naive';
 import type { BenchPlan } from '../options';
 import type { LatencyRatio, ScalePoint, ScaleResult } from '../results';
 import { ratio, summarize } from '../stats';
+import { runColdStarts } from './coldStart';
 import { type Channel, channelOf, ChatWorkload, MEMBERS_PER_SERVER, messagesIn, openEngine } from '../workload';
 import { naiveFigures, STORAGE_MEASURES, storageGrowth, timeContextPhases, timeTurns } from './shared';
 
@@ -40,6 +41,7 @@ export async function runScale(plan: BenchPlan, withNaive: boolean): Promise<Sca
 		const storage = storageGrowth(sizeBefore, await store.sizeBytes(), plan.scale.storeMessages, STORAGE_MEASURES.sqlite);
 		const points: ScalePoint[] = [];
 		for (const planned of measured) points.push(await measureChannel(engine, workload, planned, plan.scale, naive));
+		const coldStarts = await runColdStarts(plan);
 		return {
 			storeMessages: plan.scale.storeMessages,
 			channels: plan.scale.channels,
@@ -48,6 +50,7 @@ export async function runScale(plan: BenchPlan, withNaive: boolean): Promise<Sca
 			seedSeconds: seeded.seconds,
 			storage,
 			points,
+			coldStarts,
 			growth: growth(points)
 		};
 	} finally {

@@ -141,6 +141,8 @@ export class EngineParts {
 		await this.summarizer?.close();
 		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		this.archive.clearCache();
+		// Loads of older messages find their index gone and stop: none reads the store once it is closed.
+		await this.archive.indexingIdle();
 		// Author counts held in memory are written before the store goes, and registry ids read back.
 		// A store that is down loses the counts, not the close.
 		await this.ledger.authors.flush().catch(() => undefined);

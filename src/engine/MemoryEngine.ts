@@ -203,6 +203,14 @@ export class MemoryEngine {
 		await this.parts.summarizer?.whenIdle();
 	}
 
+	/**
+	 * Resolves once the archives' older messages, indexed in the background after a restart (contexts meanwhile search the
+	 * newest ones), are indexed (scripts, tests, the bench).
+	 */
+	public async indexingIdle(): Promise<void> {
+		await this.parts.archive.indexingIdle();
+	}
+
 	/** `/session export`: everything stored about the user, and nothing about anyone else, as plain JSON-able data. */
 	public async exportUser(userId: string): Promise<UserExport> {
 		const { account, now } = this.open();

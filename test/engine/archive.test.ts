@@ -86,6 +86,9 @@ describe('GIVEN turns of 50 messages of 4,000 characters', () => {
 		}
 		expect(map.chunkBytesWritten).toBeGreaterThan(turnChars);
 		expect(map.chunkBytesWritten).toBeLessThan(turnChars + 2 * ARCHIVE_CHUNK_CHARS);
+		// The first context is served from the newest chunks; the oldest message is found once the rest is indexed.
+		await engine.buildContext(ask({ query: 'anything' }));
+		await engine.indexingIdle();
 		const { blocks } = await engine.buildContext(ask({ query: 'marker0q0', tokenBudget: 16_000 }));
 		expect(blocks.find((block) => block.tier === 'relevant')?.text).toContain('marker0q0 lorem');
 		await engine.close();

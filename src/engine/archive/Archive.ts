@@ -2,7 +2,8 @@ import { LRUCache } from 'lru-cache';
 import type { ChannelArchives } from './ChannelArchives';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
-import { ScopeIndex } from './ScopeIndex';
+import { IndexCache } from './IndexCache';
+import type { ScopeIndex } from './ScopeIndex';
 import type { MemoryStore } from '../store/MemoryStore';
 import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
 
@@ -42,7 +43,7 @@ export interface ArchiveOptions {
 	retentionMs: number;
 	/** How long the backend keeps archive keys past retention, so the sweep always reads them before the backend drops them unseen. @default 0 */
 	graceMs?: number;
-	/** What the cached indexes may hold with their messages, in bytes (see {@link ScopeIndex.bytes}). @default 32 MiB */
+	/** What the cached indexes may hold with their messages, in bytes (see {@link ScopeIndex.bytes} and {@link IndexCache}). @default 32 MiB */
 	maxCachedBytes?: number;
 }
 
@@ -70,11 +71,6 @@ export interface PendingAppend {
 	commit: () => Promise<void>;
 }
 
-interface LoadedArchive {
-	head: ArchiveHead;
-	index: ScopeIndex;
-}
-
 /**
  * Every captured message of a scope, kept for the retention period, deduplicated by id and searchable.
  * The archive is a head plus fixed-size chunks plus one marker per message, so appending costs
@@ -86,11 +82,9 @@ export class Archive {
 	/** How long the backend keeps an archive key: retention, and the grace the sweep needs. */
 	public readonly keyTtlMs: number;
 
-	private readonly loaded: LRUCache<string, LoadedArchive>;
+	private readonly indexes: IndexCache;
 	/** The chunk each recent append ended with, and the head it made: the next append there need not read it. */
 	private readonly tails = new LRUCache<string, { head: ArchiveHead; chunk: readonly StoredMessage[] }>({ max: 256 });
-	/** Loads in flight, by scope and head. */
-	private readonly loading = new Map<string, Promise<ScopeIndex>>();
 	private readonly registry: Registry | undefined;
 	private readonly channels: ChannelArchives | undefined;
 
@@ -98,10 +92,7 @@ export class Archive {
 		public readonly store: MemoryStore,
 		options: ArchiveOptions
 	) {
-		this.loaded = new LRUCache<string, LoadedArchive>({
-			maxSize: options.maxCachedBytes ?? 32 * 2 ** 20,
-			sizeCalculation: (archive) => archive.index.bytes
-		});
+		this.indexes = new IndexCache(store, options.maxCachedBytes ?? 32 * 2 ** 20);
 		this.registry = options.registry;
 		this.channels = options.channels;
 		this.retentionMs = Math.max(options.retentionMs, 0);
@@ -190,14 +181,7 @@ export class Archive {
 		};
 		const landed = () => {
 			this.tails.set(scopeKey, { head: nextHead, chunk: current });
-			const cached = this.loaded.get(scopeKey);
-			if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) {
-				cached.index.add(fresh);
-				cached.head = nextHead;
-				this.loaded.set(scopeKey, cached);
-			} else if (cached) {
-				this.loaded.delete(scopeKey);
-			}
+			this.indexes.appended(scopeKey, head, nextHead, fresh);
 		};
 		const commit = async () => {
 			await register();
@@ -211,28 +195,19 @@ export class Archive {
 
 	/**
 	 * The searchable archive of a scope. `knownHead` (read alongside other keys) spares a round trip;
-	 * a cached index is reused only while it matches the stored head.
+	 * a cached index is reused only while it matches the stored head. After a restart the index holds the newest
+	 * messages first, the older ones joining it in the background (see {@link IndexCache}).
 	 */
 	public async open(scopeKey: string, knownHead?: ArchiveHead | null): Promise<ScopeIndex | null> {
 		if (this.disabled) return null;
 		const head = knownHead === undefined ? ((await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey))) ?? null) : knownHead;
 		if (!head || heldChunks(head) === 0) return null;
-		const cached = this.loaded.get(scopeKey);
-		if (cached && cached.head.count === head.count && cached.head.epoch === head.epoch) return cached.index;
+		return this.indexes.open(scopeKey, head);
+	}
 
-		// Contexts built at once share one load: each building the same index would keep the CPU busy for seconds.
-		const loadKey = `${scopeKey} ${head.count} ${head.epoch}`;
-		const inFlight = this.loading.get(loadKey);
-		if (inFlight) return inFlight;
-		const load = (async () => {
-			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, head));
-			const index = new ScopeIndex();
-			for (const chunk of chunks) if (chunk) index.add(chunk);
-			this.loaded.set(scopeKey, { head, index });
-			return index;
-		})().finally(() => this.loading.delete(loadKey));
-		this.loading.set(loadKey, load);
-		return load;
+	/** Resolves once no archive's older messages are being indexed in the background (scripts, tests, the bench). */
+	public indexingIdle(): Promise<void> {
+		return this.indexes.idle();
 	}
 
 	/** Every message the scope's archive stores, oldest first, read straight from its chunks (not cached). */
@@ -252,13 +227,13 @@ export class Archive {
 
 	/** Drops what this process cached of one archive (its index and tail), after its messages were removed. */
 	public forgetCached(scopeKey: string): void {
-		this.loaded.delete(scopeKey);
+		this.indexes.forget(scopeKey);
 		this.tails.delete(scopeKey);
 	}
 
 	/** Forgets every cached index (used on close). */
 	public clearCache(): void {
-		this.loaded.clear();
+		this.indexes.clear();
 		this.tails.clear();
 	}
 
