@@ -131,7 +131,7 @@ describe('sapphire-memory: a store it cannot use', () => {
 			[
 				'sapphire-memory: Invalid memory configuration, 3 settings:',
 				'  MEMORY_STORE_NAMESPACE="a:b"; expected 1 to 64 letters, digits, "_" or "-".',
-				'  MEMORY_CONTEXT_TOKEN_BUDGET="0x10"; expected a whole number of tokens from 50 to 200000.',
+				'  MEMORY_CONTEXT_TOKEN_BUDGET="0x10"; expected a whole number of tokens from 50 to 16000.',
 				'  MEMORY_ARCHIVE_RETENTION_DAYS="1e1"; expected a number of days from 0 (archive off) to 3650.',
 				''
 			].join('\n')
