@@ -5,12 +5,18 @@ import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
 
-/** The newest chunks (512 messages) a context is served from while the rest of its archive's index loads. */
+/** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
 export const FIRST_CHUNKS = 8;
+/** ...as far back as this many characters of text: 512 messages of chat hold some 30,000, 512 of 4,000 characters far more. */
+const FIRST_CHARS = 32_000;
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
-/** Messages indexed between two looks at the clock. */
-const MESSAGES_PER_STEP = 16;
+/**
+ * Messages indexed between two looks at the clock: 16, or fewer that hold 4,000 characters (a single long message is a
+ * step alone). Indexing costs some 10 µs a word, so a step of 4,000 characters takes a few milliseconds at most.
+ */
+const STEP_MESSAGES = 16;
+const STEP_CHARS = 4_000;
 /** Indexing yields to the event loop this often, so a reply waiting behind it waits no longer. */
 const SLICE_MS = 8;
 /** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
@@ -21,6 +27,14 @@ const LOADED_SHARE = 0.75;
 interface CachedIndex {
 	head: ArchiveHead;
 	index: ScopeIndex;
+	/** The oldest chunk the index holds. */
+	from: number;
+	/** Messages appended and not indexed yet, oldest first: a turn's text beyond one step waits for the background. */
+	pending: StoredMessage[];
+	/** Whether `pending` is queued for the background. */
+	draining: boolean;
+	/** Whether a smaller index is being built to replace one that grew past its share. */
+	trimming: boolean;
 }
 
 /** A first load in flight, and the messages appended meanwhile (the index takes them once loaded). */
@@ -36,13 +50,16 @@ interface FirstLoad {
  * while the older ones are indexed off the reply path, one archive at a time, in slices that yield to the event
  * loop; the complete index then takes the partial one's place. An archive larger than {@link MAX_INDEX_SHARE} of
  * the cache is indexed from its newest messages as far back as that share allows: a bounded newest part, never
- * rebuilt at every context. Every context compares the stored head with the cached one, so an index loaded across a
- * removal (whose head's epoch moved) is never served.
+ * rebuilt at every context; an index that appends grow past that share is replaced, in the background, by one of
+ * the newest part again. Appended messages are indexed a step at a time: the first step at once, the rest in the
+ * background (a turn of fifty 4,000-character messages would otherwise hold the event loop for a quarter of a
+ * second), and a context first indexes one step of what its archive's index still waits for. Every context compares
+ * the stored head with the cached one, so an index loaded across a removal (whose head's epoch moved) is never served.
  */
 export class IndexCache {
 	private readonly cached: LRUCache<string, CachedIndex>;
 	private readonly loading = new Map<string, FirstLoad>();
-	/** The loads of older chunks, one after the other. */
+	/** The loads of older chunks, the appends waiting and the trims, one after the other. */
 	private background: Promise<void> = Promise.resolve();
 	private readonly maxIndexBytes: number;
 
@@ -53,15 +70,18 @@ export class IndexCache {
 		this.maxIndexBytes = Math.floor(maxBytes * MAX_INDEX_SHARE);
 		this.cached = new LRUCache<string, CachedIndex>({
 			maxSize: maxBytes,
-			maxEntrySize: this.maxIndexBytes,
-			sizeCalculation: (entry) => Math.max(1, entry.index.bytes)
+			// An index grown past its share counts as its share until its trim (queued as it grew) replaces it.
+			sizeCalculation: (entry) => Math.max(1, Math.min(entry.index.bytes, this.maxIndexBytes))
 		});
 	}
 
 	/** The index of an archive whose head is `head` (it holds chunks): cached, or loaded newest first. */
 	public async open(scopeKey: string, head: ArchiveHead): Promise<ScopeIndex> {
 		const cached = this.cached.get(scopeKey);
-		if (cached && sameHead(cached.head, head)) return cached.index;
+		if (cached && sameHead(cached.head, head)) {
+			this.indexStep(scopeKey, cached);
+			return cached.index;
+		}
 		// Contexts asking at once share one load.
 		const loadKey = `${scopeKey} ${head.count} ${head.epoch}`;
 		const inFlight = this.loading.get(loadKey);
@@ -75,9 +95,9 @@ export class IndexCache {
 	public appended(scopeKey: string, head: ArchiveHead, next: ArchiveHead, fresh: readonly StoredMessage[]): void {
 		const cached = this.cached.get(scopeKey);
 		if (cached && sameHead(cached.head, head)) {
-			cached.index.add(fresh);
 			cached.head = next;
-			this.cached.set(scopeKey, cached);
+			cached.pending.push(...fresh);
+			this.indexStep(scopeKey, cached);
 			return;
 		}
 		if (cached) this.cached.delete(scopeKey);
@@ -99,7 +119,7 @@ export class IndexCache {
 		this.loading.clear();
 	}
 
-	/** Resolves once no older chunks are being indexed or waiting to be (scripts, tests, the bench). */
+	/** Resolves once nothing is being indexed in the background or waiting to be (scripts, tests, the bench). */
 	public async idle(): Promise<void> {
 		let tail: Promise<void>;
 		do {
@@ -108,24 +128,67 @@ export class IndexCache {
 		} while (tail !== this.background);
 	}
 
-	/** Indexes the newest chunks, caches the index, and queues the older chunks' load. */
+	/** Indexes one step of the messages `entry` waits for, queues the rest, and queues a trim once the index outgrew its share. */
+	private indexStep(scopeKey: string, entry: CachedIndex): void {
+		if (entry.pending.length === 0) return;
+		const [step = []] = steps(entry.pending);
+		entry.index.add(step);
+		entry.pending.splice(0, step.length);
+		this.cached.set(scopeKey, entry);
+		if (entry.pending.length > 0 && !entry.draining) {
+			entry.draining = true;
+			this.queue(() => this.drain(scopeKey, entry));
+		}
+		if (entry.index.bytes > this.maxIndexBytes && !entry.trimming) {
+			entry.trimming = true;
+			this.queue(() => this.trim(scopeKey, entry));
+		}
+	}
+
+	/** Indexes what `entry` waits for, a step at a time, yielding between slices. */
+	private async drain(scopeKey: string, entry: CachedIndex): Promise<void> {
+		const slices = new Slices();
+		while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
+			this.indexStep(scopeKey, entry);
+			await slices.pause();
+		}
+		entry.draining = false;
+	}
+
+	/** Replaces an index grown past its share by one of the archive's newest part (the share's {@link LOADED_SHARE}). */
+	private async trim(scopeKey: string, entry: CachedIndex): Promise<void> {
+		try {
+			const { head, index, from } = entry;
+			const perChunk = index.bytes / Math.max(1, head.chunks - from);
+			await this.rebuild(scopeKey, entry, head.first ?? 0, head.chunks, index.size, perChunk);
+		} finally {
+			entry.trimming = false;
+		}
+	}
+
+	/** Indexes the newest chunks (as far back as {@link FIRST_CHARS}), caches the index, and queues the older chunks' load. */
 	private async loadNewest(scopeKey: string, head: ArchiveHead, loadKey: string): Promise<ScopeIndex> {
 		const load = () => this.loading.get(loadKey);
 		try {
 			const first = head.first ?? 0;
-			const from = Math.max(first, head.chunks - FIRST_CHUNKS);
+			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, Math.max(first, head.chunks - FIRST_CHUNKS), head.chunks));
+			// The newest chunks within the characters a first context waits for (the newest one whatever its size).
+			let kept = 0;
+			for (let chars = 0; kept < chunks.length && (kept === 0 || chars < FIRST_CHARS); kept++) chars += textLength(chunks.at(-1 - kept));
+			const from = head.chunks - kept;
 			const index = new ScopeIndex();
 			const slices = new Slices();
-			for (const chunk of await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, from, head.chunks))) {
-				if (chunk) await slices.index(index, chunk);
-			}
+			for (const chunk of chunks.slice(-kept)) if (chunk) await slices.index(index, chunk);
 			const current = load();
 			// Forgotten meanwhile (a removal, a close): served once, not kept.
 			if (!current) return index;
-			index.add(current.late);
-			const entry: CachedIndex = { head: current.head, index };
+			const entry: CachedIndex = { head: current.head, index, from, pending: [...current.late], draining: false, trimming: false };
 			this.cached.set(scopeKey, entry);
-			if (from > first) this.queue(() => this.loadOlder(scopeKey, entry, first, from));
+			this.indexStep(scopeKey, entry);
+			if (from > first) {
+				const perChunk = (index.messageBytes + (index.bytes - index.messageBytes) * 0.5) / Math.max(1, head.chunks - from);
+				this.queue(() => this.rebuild(scopeKey, entry, first, from, 0, perChunk));
+			}
 			return index;
 		} finally {
 			this.loading.delete(loadKey);
@@ -133,50 +196,62 @@ export class IndexCache {
 	}
 
 	/**
-	 * Indexes the chunks before `newestFrom` (as far back as the index may grow), then the partial index's messages, into a new
-	 * index that takes the partial one's place; stops as soon as the cache no longer holds `entry` (a removal, a newer head).
+	 * Builds a new index for `entry`: the chunks before `upTo` (as far back as the index's share allows, from `perChunk`
+	 * bytes a chunk), then the messages `entry`'s index holds from place `copyFrom` on (the chunks from `upTo` on, and those
+	 * appended since); it then takes the place of `entry`'s index. Stops as soon as the cache no longer holds `entry` (a
+	 * removal, a newer head).
 	 */
-	private async loadOlder(scopeKey: string, entry: CachedIndex, first: number, newestFrom: number, measured?: number): Promise<void> {
+	private async rebuild(
+		scopeKey: string,
+		entry: CachedIndex,
+		first: number,
+		upTo: number,
+		copyFrom: number,
+		perChunk: number,
+		measured = false
+	): Promise<void> {
 		const current = () => this.cached.peek(scopeKey) === entry;
-		const partial = entry.index;
-		// What a chunk takes in the index, from the newest chunks (with what was appended since). Past a few thousand messages the
-		// terms take some half of what they take per message there (their posting blocks fill up: 0.40 to 0.52 of it, measured on
-		// ordinary and varied chat); the messages' ids and texts take the same. Chunks close at 64 messages or 16,000 characters.
-		const perChunk =
-			measured ?? (partial.messageBytes + (partial.bytes - partial.messageBytes) * 0.5) / Math.max(1, entry.head.chunks - newestFrom);
+		// From the newest part of an index, per chunk: past a few thousand messages the terms take some half of what they take
+		// there (their posting blocks fill up: 0.40 to 0.52 of it, measured on ordinary and varied chat); ids and texts the same.
 		const from = Math.max(first, entry.head.chunks - Math.floor((this.maxIndexBytes * LOADED_SHARE) / perChunk));
-		if (from >= newestFrom || !current()) return;
+		if (!current() || from >= upTo) return;
 		const index = new ScopeIndex();
 		const slices = new Slices();
-		for (let at = from; at < newestFrom; at += CHUNKS_PER_READ) {
+		for (let at = from; at < upTo; at += CHUNKS_PER_READ) {
 			await slices.yield();
 			if (!current()) return;
-			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, at, Math.min(newestFrom, at + CHUNKS_PER_READ)));
+			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, at, Math.min(upTo, at + CHUNKS_PER_READ)));
 			for (const chunk of chunks) if (chunk) await slices.index(index, chunk, current);
 			if (!current()) return;
 		}
-		// The partial index's messages, with those appended to it meanwhile: the last step and the swap in one turn of the loop.
-		let at = 0;
+		// The current index's messages, with those appended to it meanwhile: the last step and the swap in one turn of the loop.
+		let at = copyFrom;
 		while (at < entry.index.size) {
 			if (!current()) return;
-			const batch: StoredMessage[] = [];
-			for (const end = Math.min(entry.index.size, at + MESSAGES_PER_STEP); at < end; at++) batch.push(entry.index.messageAt(at));
-			index.add(batch);
+			const step: StoredMessage[] = [];
+			for (let chars = 0; at < entry.index.size && step.length < STEP_MESSAGES && chars < STEP_CHARS; at++) {
+				step.push(entry.index.messageAt(at));
+				chars += step.at(-1)!.text.length;
+			}
+			index.add(step);
 			if (at < entry.index.size) await slices.pause();
 		}
 		if (!current()) return;
-		// An estimate that erred (messages whose words no other holds): loaded again from fewer chunks, by what this load measured.
+		// An estimate that erred (messages whose words no other holds): built again from fewer chunks, by what this one measured.
 		if (index.bytes > this.maxIndexBytes) {
-			if (measured === undefined)
-				this.queue(() => this.loadOlder(scopeKey, entry, first, newestFrom, (1.1 * index.bytes) / (entry.head.chunks - from)));
+			if (!measured) {
+				const next = (1.1 * index.bytes) / Math.max(1, entry.head.chunks - from);
+				this.queue(() => this.rebuild(scopeKey, entry, first, upTo, copyFrom, next, true));
+			}
 			return;
 		}
 		entry.index = index;
+		entry.from = from;
 		this.cached.set(scopeKey, entry);
 	}
 
 	private queue(task: () => Promise<void>): void {
-		// A load that fails leaves the partial index served; the next removal or restart loads again.
+		// A load that fails leaves the index it would replace served; the next removal or restart loads again.
 		this.background = this.background.then(task).catch(() => undefined);
 	}
 }
@@ -190,14 +265,35 @@ function chunkKeys(scopeKey: string, from: number, to: number): string[] {
 	return Array.from({ length: Math.max(0, to - from) }, (_, offset) => Keys.archiveChunk(scopeKey, from + offset));
 }
 
+/** Characters of text a chunk holds. */
+function textLength(chunk: readonly StoredMessage[] | undefined): number {
+	return chunk?.reduce((chars, message) => chars + message.text.length, 0) ?? 0;
+}
+
+/** `messages` in steps of {@link STEP_MESSAGES}, or fewer that hold {@link STEP_CHARS} characters (at least one message each). */
+function* steps(messages: readonly StoredMessage[]): Generator<StoredMessage[]> {
+	let step: StoredMessage[] = [];
+	let chars = 0;
+	for (const message of messages) {
+		if (step.length > 0 && (step.length === STEP_MESSAGES || chars + message.text.length > STEP_CHARS)) {
+			yield step;
+			step = [];
+			chars = 0;
+		}
+		step.push(message);
+		chars += message.text.length;
+	}
+	if (step.length > 0) yield step;
+}
+
 /** Indexing in steps that yield to the event loop every {@link SLICE_MS}. */
 class Slices {
 	private since = performance.now();
 
-	/** Adds `messages` to `index` a few at a time, yielding between slices; stops early once `going` says so. */
+	/** Adds `messages` to `index` a step at a time, yielding between slices; stops early once `going` says so. */
 	public async index(index: ScopeIndex, messages: readonly StoredMessage[], going: () => boolean = () => true): Promise<void> {
-		for (let at = 0; at < messages.length; at += MESSAGES_PER_STEP) {
-			index.add(messages.slice(at, at + MESSAGES_PER_STEP));
+		for (const step of steps(messages)) {
+			index.add(step);
 			await this.pause();
 			if (!going()) return;
 		}

@@ -2,6 +2,12 @@ import { LRUCache } from 'lru-cache';
 import type { StoredMessage } from '../../schemas';
 import { flat } from './text';
 
+/**
+ * Characters of a message the digest reads to classify it: its line shows the first 200 (a date said further on would not
+ * be in it), and reading all of fifty 4,000-character messages took longer than the rest of their turn's capture.
+ */
+export const CLASSIFIED_CHARS = 1_000;
+
 /** What makes a message a hard event the digest keeps as it was said. */
 export type DigestSignal = 'date' | 'number' | 'link' | 'name' | 'decision' | 'commitment';
 
@@ -134,7 +140,7 @@ export function isNumeral(word: string): boolean {
  * classify({ role: 'user', text: 'ok sounds good 14' }); // { kind: 'noise', signals: [] }
  */
 export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classification {
-	const text = flat(message.text);
+	const text = flat(message.text.slice(0, CLASSIFIED_CHARS));
 	// A mention's digits are an id, not a number.
 	const bare = text.replace(MENTION, ' ');
 	const all = words(text);
@@ -162,7 +168,8 @@ const verdicts = new LRUCache<string, Classification>({ max: 5_000 });
 
 /** {@link classify}, remembered by role and text. */
 export function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): Classification {
-	const key = `${message.role}\u0000${message.text}`;
+	// What classify reads, and no more: the cache holds no long text of its own.
+	const key = `${message.role}\u0000${message.text.slice(0, CLASSIFIED_CHARS)}`;
 	let verdict = verdicts.get(key);
 	if (!verdict) verdicts.set(key, (verdict = classify(message)));
 	return verdict;
@@ -170,5 +177,6 @@ export function classifyCached(message: Pick<StoredMessage, 'role' | 'text'>): C
 
 /** A short reply that settles a question: a yes or a no, or a number (`how many are coming?` → `12`). */
 export function isAnswer(message: StoredMessage): boolean {
-	return ANSWER_EMOJI.test(message.text) || words(message.text).some((word) => ANSWERS.has(fold(word.text)) || isNumeral(word.text));
+	const text = message.text.slice(0, CLASSIFIED_CHARS);
+	return ANSWER_EMOJI.test(text) || words(text).some((word) => ANSWERS.has(fold(word.text)) || isNumeral(word.text));
 }
