@@ -2,6 +2,7 @@ import type { AccountParts } from './account/AccountParts';
 import { Archive } from './archive/Archive';
 import { ChannelArchives } from './archive/ChannelArchives';
 import { CapturesInFlight } from './capture/CapturesInFlight';
+import { ReplyCalls } from './ReplyCalls';
 import type { CaptureParts } from './capture/CaptureParts';
 import { type MemoryConfig, resolveConfig } from './config';
 import type { ContextParts } from './context/ContextParts';
@@ -35,6 +36,8 @@ export class EngineParts {
 	public readonly settings: SettingsRepository;
 	public readonly ledger: MessageLedger;
 	public readonly captures = new CapturesInFlight();
+	/** recordTurn and buildContext running now: the archive's background indexing yields to them. */
+	public readonly replyCalls = new ReplyCalls();
 	public readonly stats: EngineStats;
 	public readonly summaries: SummaryWriter;
 	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
@@ -65,7 +68,8 @@ export class EngineParts {
 			channels: channelArchives,
 			retentionMs: config.archiveRetentionDays * DAY,
 			graceMs: keptPastExpiryMs(config),
-			maxCachedBytes: config.indexCacheMb * 2 ** 20
+			maxCachedBytes: config.indexCacheMb * 2 ** 20,
+			replyCalls: this.replyCalls
 		});
 		const settings = new SettingsRepository(store);
 		this.settings = settings;

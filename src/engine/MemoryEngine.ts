@@ -68,24 +68,28 @@ export class MemoryEngine {
 
 	/** Captures one finished turn; see docs/design.md's Capture section for what is kept. */
 	public async recordTurn(turn: MemoryTurn): Promise<RecordTurnResult> {
-		const { stats, captures, summarizer, capture, now } = this.open();
-		return stats.capture(async () => {
-			const parsed = parseInput(MemoryTurnSchema, turn, 'turn');
-			const written: [string, ShortTermEntry][] = [];
-			const onLiveWrite = summarizer ? (key: string, entry: ShortTermEntry) => void written.push([key, entry]) : undefined;
-			try {
-				return await captures.track(recordTurn({ ...capture, onLiveWrite }, parsed, now()));
-			} finally {
-				// Only queued once the turn is stored: the summarizer's worker starts after this call has returned.
-				for (const [key, entry] of written) summarizer?.offer(key, entry);
-			}
-		});
+		const { stats, captures, summarizer, capture, now, replyCalls } = this.open();
+		return replyCalls.run(() =>
+			stats.capture(async () => {
+				const parsed = parseInput(MemoryTurnSchema, turn, 'turn');
+				const written: [string, ShortTermEntry][] = [];
+				const onLiveWrite = summarizer ? (key: string, entry: ShortTermEntry) => void written.push([key, entry]) : undefined;
+				try {
+					return await captures.track(recordTurn({ ...capture, onLiveWrite }, parsed, now()));
+				} finally {
+					// Only queued once the turn is stored: the summarizer's worker starts after this call has returned.
+					for (const [key, entry] of written) summarizer?.offer(key, entry);
+				}
+			})
+		);
 	}
 
 	/** The context to inject before the next generation, within the token budget. */
 	public async buildContext(request: ContextRequest): Promise<MemoryContext> {
-		const { stats, context, now } = this.open();
-		return stats.context(async () => buildContext(context, parseInput(ContextRequestSchema, request, 'context request'), now()));
+		const { stats, context, now, replyCalls } = this.open();
+		return replyCalls.run(() =>
+			stats.context(async () => buildContext(context, parseInput(ContextRequestSchema, request, 'context request'), now()))
+		);
 	}
 
 	/**

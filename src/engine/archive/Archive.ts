@@ -3,6 +3,7 @@ import type { ChannelArchives } from './ChannelArchives';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import { IndexCache } from './IndexCache';
+import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
 import type { MemoryStore } from '../store/MemoryStore';
 import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
@@ -45,6 +46,8 @@ export interface ArchiveOptions {
 	graceMs?: number;
 	/** What the cached indexes may hold with their messages, in bytes (see {@link ScopeIndex.bytes} and {@link IndexCache}). @default 32 MiB */
 	maxCachedBytes?: number;
+	/** The calls its background indexing yields to. */
+	replyCalls?: ReplyCalls;
 }
 
 /** How many chunks an archive holds; 0 for an empty or missing one. */
@@ -92,7 +95,7 @@ export class Archive {
 		public readonly store: MemoryStore,
 		options: ArchiveOptions
 	) {
-		this.indexes = new IndexCache(store, options.maxCachedBytes ?? 32 * 2 ** 20);
+		this.indexes = new IndexCache(store, options.maxCachedBytes ?? 32 * 2 ** 20, options.replyCalls ?? new ReplyCalls());
 		this.registry = options.registry;
 		this.channels = options.channels;
 		this.retentionMs = Math.max(options.retentionMs, 0);

@@ -4,6 +4,7 @@ import type { ArchiveHead, StoredMessage } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
+import type { ReplyCalls } from '../ReplyCalls';
 
 /** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
 export const FIRST_CHUNKS = 8;
@@ -19,10 +20,17 @@ const STEP_MESSAGES = 16;
 const STEP_CHARS = 4_000;
 /** Indexing yields to the event loop this often, so a reply waiting behind it waits no longer. */
 const SLICE_MS = 8;
+/** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
+const MAX_BACKGROUND_WAIT_MS = 50;
 /** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
 export const MAX_INDEX_SHARE = 0.5;
-/** An index is loaded to this share of that: the rest is room for the messages appended later. */
+/** An index is loaded to this share of that: the rest is room for the messages appended later... */
 const LOADED_SHARE = 0.75;
+/**
+ * ...and one that appends grew past it is rebuilt to this share: each rebuild then indexes again no more than the
+ * appends since the last one added, so a channel that keeps growing costs at most twice its indexing.
+ */
+const TRIMMED_SHARE = 0.5;
 
 interface CachedIndex {
 	head: ArchiveHead;
@@ -35,6 +43,19 @@ interface CachedIndex {
 	draining: boolean;
 	/** Whether a smaller index is being built to replace one that grew past its share. */
 	trimming: boolean;
+}
+
+/**
+ * A new index: the archive's chunks before `upTo`, as far back (never before `first`) as `room` bytes allow at `perChunk`
+ * bytes a chunk, then the messages the current index holds from place `copyFrom` on (those of the chunks from `upTo` on,
+ * and those appended since).
+ */
+interface Rebuild {
+	first: number;
+	upTo: number;
+	copyFrom: number;
+	perChunk: number;
+	room: number;
 }
 
 /** A first load in flight, and the messages appended meanwhile (the index takes them once loaded). */
@@ -65,7 +86,8 @@ export class IndexCache {
 
 	public constructor(
 		private readonly store: MemoryStore,
-		maxBytes: number
+		maxBytes: number,
+		private readonly replyCalls: ReplyCalls
 	) {
 		this.maxIndexBytes = Math.floor(maxBytes * MAX_INDEX_SHARE);
 		this.cached = new LRUCache<string, CachedIndex>({
@@ -147,7 +169,7 @@ export class IndexCache {
 
 	/** Indexes what `entry` waits for, a step at a time, yielding between slices. */
 	private async drain(scopeKey: string, entry: CachedIndex): Promise<void> {
-		const slices = new Slices();
+		const slices = this.backgroundSlices();
 		while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
 			this.indexStep(scopeKey, entry);
 			await slices.pause();
@@ -155,12 +177,13 @@ export class IndexCache {
 		entry.draining = false;
 	}
 
-	/** Replaces an index grown past its share by one of the archive's newest part (the share's {@link LOADED_SHARE}). */
+	/** Replaces an index grown past its share by one of the archive's newest part ({@link TRIMMED_SHARE} of the share). */
 	private async trim(scopeKey: string, entry: CachedIndex): Promise<void> {
 		try {
 			const { head, index, from } = entry;
 			const perChunk = index.bytes / Math.max(1, head.chunks - from);
-			await this.rebuild(scopeKey, entry, head.first ?? 0, head.chunks, index.size, perChunk);
+			const room = this.maxIndexBytes * TRIMMED_SHARE;
+			await this.rebuild(scopeKey, entry, { first: head.first ?? 0, upTo: head.chunks, copyFrom: index.size, perChunk, room });
 		} finally {
 			entry.trimming = false;
 		}
@@ -186,8 +209,11 @@ export class IndexCache {
 			this.cached.set(scopeKey, entry);
 			this.indexStep(scopeKey, entry);
 			if (from > first) {
+				// Past a few thousand messages the terms take some half of what they take per message in the newest ones (their
+				// posting blocks fill up: 0.40 to 0.52 of it, measured on ordinary and varied chat); ids and texts the same.
 				const perChunk = (index.messageBytes + (index.bytes - index.messageBytes) * 0.5) / Math.max(1, head.chunks - from);
-				this.queue(() => this.rebuild(scopeKey, entry, first, from, 0, perChunk));
+				const room = this.maxIndexBytes * LOADED_SHARE;
+				this.queue(() => this.rebuild(scopeKey, entry, { first, upTo: from, copyFrom: 0, perChunk, room }));
 			}
 			return index;
 		} finally {
@@ -196,27 +222,16 @@ export class IndexCache {
 	}
 
 	/**
-	 * Builds a new index for `entry`: the chunks before `upTo` (as far back as the index's share allows, from `perChunk`
-	 * bytes a chunk), then the messages `entry`'s index holds from place `copyFrom` on (the chunks from `upTo` on, and those
-	 * appended since); it then takes the place of `entry`'s index. Stops as soon as the cache no longer holds `entry` (a
-	 * removal, a newer head).
+	 * Builds a new index for `entry` (see {@link Rebuild}) that then takes the place of `entry`'s index. Stops as soon as
+	 * the cache no longer holds `entry` (a removal, a newer head).
 	 */
-	private async rebuild(
-		scopeKey: string,
-		entry: CachedIndex,
-		first: number,
-		upTo: number,
-		copyFrom: number,
-		perChunk: number,
-		measured = false
-	): Promise<void> {
+	private async rebuild(scopeKey: string, entry: CachedIndex, plan: Rebuild, measured = false): Promise<void> {
+		const { first, upTo, copyFrom, perChunk, room } = plan;
 		const current = () => this.cached.peek(scopeKey) === entry;
-		// From the newest part of an index, per chunk: past a few thousand messages the terms take some half of what they take
-		// there (their posting blocks fill up: 0.40 to 0.52 of it, measured on ordinary and varied chat); ids and texts the same.
-		const from = Math.max(first, entry.head.chunks - Math.floor((this.maxIndexBytes * LOADED_SHARE) / perChunk));
+		const from = Math.max(first, entry.head.chunks - Math.floor(room / perChunk));
 		if (!current() || from >= upTo) return;
 		const index = new ScopeIndex();
-		const slices = new Slices();
+		const slices = this.backgroundSlices();
 		for (let at = from; at < upTo; at += CHUNKS_PER_READ) {
 			await slices.yield();
 			if (!current()) return;
@@ -240,14 +255,19 @@ export class IndexCache {
 		// An estimate that erred (messages whose words no other holds): built again from fewer chunks, by what this one measured.
 		if (index.bytes > this.maxIndexBytes) {
 			if (!measured) {
-				const next = (1.1 * index.bytes) / Math.max(1, entry.head.chunks - from);
-				this.queue(() => this.rebuild(scopeKey, entry, first, upTo, copyFrom, next, true));
+				const measuredPerChunk = (1.1 * index.bytes) / Math.max(1, entry.head.chunks - from);
+				this.queue(() => this.rebuild(scopeKey, entry, { ...plan, perChunk: measuredPerChunk }, true));
 			}
 			return;
 		}
 		entry.index = index;
 		entry.from = from;
 		this.cached.set(scopeKey, entry);
+	}
+
+	/** Slices of background work, each started once no reply's call runs (or after {@link MAX_BACKGROUND_WAIT_MS}). */
+	private backgroundSlices(): Slices {
+		return new Slices(() => this.replyCalls.quiet(MAX_BACKGROUND_WAIT_MS));
 	}
 
 	private queue(task: () => Promise<void>): void {
@@ -290,6 +310,9 @@ function* steps(messages: readonly StoredMessage[]): Generator<StoredMessage[]> 
 class Slices {
 	private since = performance.now();
 
+	/** `turn` waits for the next slice's turn: by default the next turn of the event loop. */
+	public constructor(private readonly turn: () => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))) {}
+
 	/** Adds `messages` to `index` a step at a time, yielding between slices; stops early once `going` says so. */
 	public async index(index: ScopeIndex, messages: readonly StoredMessage[], going: () => boolean = () => true): Promise<void> {
 		for (const step of steps(messages)) {
@@ -305,7 +328,7 @@ class Slices {
 	}
 
 	public async yield(): Promise<void> {
-		await new Promise((resolve) => setImmediate(resolve));
+		await this.turn();
 		this.since = performance.now();
 	}
 }

@@ -5,6 +5,8 @@ const CUSTOM_EMOJI = /<a?:(\w{1,32}):\d{5,25}>/g;
 // A match starts only where a run of spaces starts, so a long run with no line break is scanned once, not from each of its characters.
 const SPACE_BEFORE_BREAK = /(?<![ \t])[ \t]+\n/g;
 const INVISIBLE = /^[\s\p{Cf}]*$/u;
+/** `text` with lone surrogates as U+FFFD: Node 20 has `toWellFormed`, TypeScript's ES2023 library does not name it. */
+const wellFormedOf = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();
 
 /**
  * Cleans a message before it is stored: ephemeral `[System: …]` annotations go,
@@ -12,8 +14,8 @@ const INVISIBLE = /^[\s\p{Cf}]*$/u;
  * a text left with nothing visible (white space, zero-width and other format characters) becomes empty.
  */
 export function cleanText(text: string): string {
-	// Node's own pass (lone surrogates to U+FFFD): five times quicker than a regular expression on 4,000 characters of CJK.
-	const wellFormed = text.toWellFormed();
+	// Node's own pass: five times quicker than a regular expression on 4,000 characters of CJK.
+	const wellFormed = wellFormedOf(text);
 	// Only up to the last "]": past it an unclosed "[System:" would be scanned to the end from every start (quadratic).
 	const closed = wellFormed.lastIndexOf(']') + 1;
 	const cleaned = (wellFormed.slice(0, closed).replace(SYSTEM_ANNOTATION, '') + wellFormed.slice(closed))

@@ -34,21 +34,22 @@ export const BudgetPolicy = {
  * open each day) fit in `budget` tokens on top of `fixedTokens`. Returns them oldest first.
  */
 export function fitMessages(candidates: Iterable<StoredMessage>, budget: number, fixedTokens: number, personas: PersonaNames): StoredMessage[] {
-	const tokens = (message: StoredMessage) => messageTokens(message, personas);
+	const tokens = (message: StoredMessage, limit: number) => messageTokens(message, personas, limit);
 	return fitByDay(candidates, budget, fixedTokens, Number.POSITIVE_INFINITY, tokens, timeOf).chosen.sort(byTime);
 }
 
 /**
  * {@link fitMessages} of any items with a time and a line; an item whose line takes more than `maxItemTokens`
- * is passed over. Returns the chosen in the order given (the caller puts them in time order) and the tokens
- * they take as dated lines under `fixedTokens`' header, each line and day line with its newline.
+ * is passed over. `tokensOf` may stop counting past the limit it is given (any count above it means "does not fit").
+ * Returns the chosen in the order given (the caller puts them in time order) and the tokens they take as dated lines
+ * under `fixedTokens`' header, each line and day line with its newline.
  */
 export function fitByDay<T>(
 	candidates: Iterable<T>,
 	budget: number,
 	fixedTokens: number,
 	maxItemTokens: number,
-	tokensOf: (item: T) => number,
+	tokensOf: (item: T, limit: number) => number,
 	time: (item: T) => number
 ): { chosen: T[]; tokens: number } {
 	const chosen: T[] = [];
@@ -57,7 +58,7 @@ export function fitByDay<T>(
 	for (const item of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const lineTokens = tokensOf(item);
+		const lineTokens = tokensOf(item, Math.min(maxItemTokens, budget - used));
 		if (lineTokens > maxItemTokens) continue;
 		const day = dayLabel(time(item));
 		const cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
@@ -84,9 +85,12 @@ export function dayLineTokens(label: string): number {
 	return tokens;
 }
 
-/** Tokens of a message's line (see {@link messageLine}); lines recur from reply to reply, and their counts are cached. */
-export function messageTokens(message: StoredMessage, personas: PersonaNames): number {
-	return tokenCount(messageLine(message, personas));
+/**
+ * Tokens of a message's line (see {@link messageLine}), read no further than `limit` tokens; lines recur from reply to
+ * reply, and their counts are cached.
+ */
+export function messageTokens(message: StoredMessage, personas: PersonaNames, limit = Number.POSITIVE_INFINITY): number {
+	return tokenCount(messageLine(message, personas), limit);
 }
 
 /** Lines with their true (upper-bound) token count. */

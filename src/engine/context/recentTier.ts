@@ -20,7 +20,7 @@ export function recentBlock(messages: StoredMessage[], budget: number, personas:
 	// left rather than left out: the newest such one, where the window reaches it (every newer message is
 	// shown, or it sits between shown ones).
 	const fitsAlone = (message: StoredMessage) =>
-		fixed + dayLineTokens(dayLabel(message.ts)) + tokenCount(messageLine(message, personas)) + 2 <= budget;
+		fixed + dayLineTokens(dayLabel(message.ts)) + tokenCount(messageLine(message, personas), budget) + 2 <= budget;
 	const passed = newestFirst.find((message) => !chosen.includes(message) && !fitsAlone(message));
 	const reached =
 		passed !== undefined &&

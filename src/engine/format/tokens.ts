@@ -45,44 +45,78 @@ function spend(work: number): void {
 	}).unref();
 }
 
-/** Tokens of `text` (never below the true count) and whether a recount could find fewer (this turn's allowance ran out). */
-export function boundedTokenCount(text: string): { tokens: number; settled: boolean } {
-	let tokens = 0;
-	let settled = true;
-	for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
-		// One ASCII character is always one token.
-		if (piece.length === 1 && piece.charCodeAt(0) < 0x80) {
-			tokens++;
-			continue;
-		}
-		const known = pieces.get(piece);
-		if (known !== undefined) {
-			tokens += known;
-			continue;
-		}
-		const bytes = Buffer.byteLength(piece);
-		if (bytes > LONG_PIECE_BYTES) tokens += bytes;
-		else if (workLeft > 0) {
-			// The split pattern finds this same piece in it alone: its count here is its count in the text.
-			const counted = countTokens(piece, AS_TEXT);
-			// A piece of one token is a word of the vocabulary, found at once; any other took a merge per byte.
-			spend(counted === 1 ? 1 : bytes);
-			pieces.set(piece, counted);
-			tokens += counted;
-		} else {
-			tokens += bytes;
-			settled = false;
-		}
-	}
-	return { tokens, settled };
+/** What {@link boundedTokenCount} found. */
+interface BoundedCount {
+	/** Tokens of the text (never below the true count), or, past the limit, of as much of it as was read: more than the limit. */
+	tokens: number;
+	/** False when a recount could find fewer (this turn's allowance ran out, and pieces counted as their bytes). */
+	settled: boolean;
+	/** Characters from the start whose tokens are within the limit (the whole text when it is). */
+	fits: number;
 }
 
-/** BPE token count (o200k_base, as GPT-4o and later) of one piece of text, never below the true count (see above). */
-export function tokenCount(text: string): number {
+/**
+ * Tokens of `text`, read piece by piece and no further than `limit` tokens: the work is bounded by the limit, not by the
+ * text's length (a line that cannot fit is known as such after its first `limit` tokens).
+ */
+export function boundedTokenCount(text: string, limit = Number.POSITIVE_INFINITY): BoundedCount {
+	let tokens = 0;
+	let settled = true;
+	for (const match of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
+		const [piece] = match;
+		const counted = pieceTokens(piece);
+		if (counted < 0) settled = false;
+		const pieceCount = Math.abs(counted);
+		if (tokens + pieceCount > limit) {
+			// A piece counted as its bytes fits in part: as many of its characters as their bytes allow.
+			const fits = match.index + (Math.abs(counted) === Buffer.byteLength(piece) ? charsWithin(piece, limit - tokens) : 0);
+			return { tokens: tokens + pieceCount, settled, fits };
+		}
+		tokens += pieceCount;
+	}
+	return { tokens, settled, fits: text.length };
+}
+
+/** Tokens of one piece of the split, never below its true count; negative when it stood in as its bytes for lack of allowance. */
+function pieceTokens(piece: string): number {
+	// One ASCII character is always one token.
+	if (piece.length === 1 && piece.charCodeAt(0) < 0x80) return 1;
+	const known = pieces.get(piece);
+	if (known !== undefined) return known;
+	const bytes = Buffer.byteLength(piece);
+	if (bytes > LONG_PIECE_BYTES) return bytes;
+	if (workLeft <= 0) return -bytes;
+	// The split pattern finds this same piece in it alone: its count here is its count in the text.
+	const counted = countTokens(piece, AS_TEXT);
+	// A piece of one token is a word of the vocabulary, found at once; any other took a merge per byte.
+	spend(counted === 1 ? 1 : bytes);
+	pieces.set(piece, counted);
+	return counted;
+}
+
+/** Characters of `piece`'s beginning whose UTF-8 bytes are at most `bytes`, never splitting a character. */
+function charsWithin(piece: string, bytes: number): number {
+	let used = 0;
+	let chars = 0;
+	for (const character of piece) {
+		used += Buffer.byteLength(character);
+		if (used > bytes) break;
+		chars += character.length;
+	}
+	return chars;
+}
+
+/**
+ * BPE token count (o200k_base, as GPT-4o and later) of one piece of text, never below the true count (see above). With a
+ * `limit`, a text of more tokens is read only that far, and counts as some number above the limit.
+ */
+export function tokenCount(text: string, limit = Number.POSITIVE_INFINITY): number {
 	if (text.length === 0) return 0;
 	const cached = lines.get(text) ?? provisional.get(text);
 	if (cached !== undefined) return cached;
-	const { tokens, settled } = boundedTokenCount(text);
+	const { tokens, settled, fits } = boundedTokenCount(text, limit);
+	// Only a whole count is kept.
+	if (fits < text.length) return tokens;
 	if (settled) lines.set(text, tokens);
 	else if (provisional.size < 1_000) provisional.set(text, tokens);
 	return tokens;
@@ -100,22 +134,27 @@ export function joinedTokenCount(lines: readonly string[]): number {
 }
 
 /**
- * Cuts `text` to at most `maxTokens` tokens, marking the cut with an ellipsis. Cuts between code points
- * (never inside one), and never calls gpt-tokenizer's `decode`, whose shared streaming TextDecoder
- * carries the bytes of a split character over into the next call.
+ * Cuts `text` to at most `maxTokens` tokens, marking the cut with an ellipsis: its beginning as far as its pieces fit,
+ * read once and no further (a piece counted as its bytes is cut between characters). Never calls gpt-tokenizer's
+ * `decode`, whose shared streaming TextDecoder carries the bytes of a split character over into the next call.
  */
 export function truncateToTokens(text: string, maxTokens: number): string {
 	if (maxTokens <= 0) return '';
-	if (tokenCount(text) <= maxTokens) return text;
-	const chars = Array.from(text);
-	const cut = (length: number) => `${chars.slice(0, length).join('').trimEnd()}…`;
-	// The longest prefix that fits, found by bisection (a prefix of a prefix never counts more in practice).
-	let low = 0;
-	let high = chars.length - 1;
-	while (low < high) {
-		const middle = Math.ceil((low + high) / 2);
-		if (tokenCount(cut(middle)) <= maxTokens) low = middle;
-		else high = middle - 1;
+	if (tokenCount(text, maxTokens) <= maxTokens) return text;
+	let { fits } = boundedTokenCount(text, maxTokens - tokenCount(ELLIPSIS));
+	// The ellipsis may join the last piece (`?…`): shorter until the whole cut fits.
+	for (;;) {
+		const cut = `${text.slice(0, fits).trimEnd()}${ELLIPSIS}`;
+		if (fits > 0 && tokenCount(cut, maxTokens) <= maxTokens) return cut;
+		if (fits === 0) return '';
+		fits = previousCharacter(text, fits);
 	}
-	return low > 0 && tokenCount(cut(low)) <= maxTokens ? cut(low) : '';
+}
+
+const ELLIPSIS = '…';
+
+/** Where the character before `end` starts (a surrogate pair is one character). */
+function previousCharacter(text: string, end: number): number {
+	const low = text.charCodeAt(end - 1);
+	return end >= 2 && low >= 0xdc00 && low <= 0xdfff && /[\uD800-\uDBFF]/.test(text[end - 2]!) ? end - 2 : end - 1;
 }

@@ -3,10 +3,10 @@ import type { StoredMessage } from '../../schemas';
 import { flat } from './text';
 
 /**
- * Characters of a message the digest reads to classify it: its line shows the first 200 (a date said further on would not
- * be in it), and reading all of fifty 4,000-character messages took longer than the rest of their turn's capture.
+ * Characters of a message the digest reads to classify it: twice what its line shows (a date said further on would not be
+ * in the line), since reading the whole of fifty 4,000-character messages took longer than the rest of their turn's capture.
  */
-export const CLASSIFIED_CHARS = 1_000;
+export const CLASSIFIED_CHARS = 400;
 
 /** What makes a message a hard event the digest keeps as it was said. */
 export type DigestSignal = 'date' | 'number' | 'link' | 'name' | 'decision' | 'commitment';
@@ -79,9 +79,13 @@ const ANSWERS = new Set(
 );
 const ANSWER_EMOJI = /👍|👎|✅|❌|🆗|💯/u;
 
+/** Characters of a word that {@link fold} reads: a longer one (a run of CJK is one word) is no acknowledgement, however drawn out. */
+const MAX_FOLDED_CHARS = 32;
+
 /** `yesss` → `yes`, `cooool` → `cool`, `hahaha` → `haha`: the form a reply word is counted under. */
 export function fold(word: string): string {
 	const lower = word.toLowerCase().replace(/’/g, "'");
+	if (lower.length > MAX_FOLDED_CHARS) return lower;
 	if (/^a?(?:ha){2,}h?$/.test(lower)) return 'haha';
 	if (/^(?:he){2,}h?$/.test(lower)) return 'hehe';
 	if (/^l+o+l+(?:o+l+)*$/.test(lower)) return 'lol';
