@@ -16,20 +16,22 @@ export const ARCHIVE_CHUNK_SIZE = 64;
  */
 export const ARCHIVE_CHUNK_CHARS = 16_000;
 
-/** Whether a chunk takes no more messages (see {@link ARCHIVE_CHUNK_SIZE}). */
-function isFull(chunk: readonly StoredMessage[]): boolean {
-	if (chunk.length >= ARCHIVE_CHUNK_SIZE) return true;
-	let chars = 0;
-	for (const message of chunk) chars += message.text.length;
-	return chars >= ARCHIVE_CHUNK_CHARS;
+/** Characters of text in `messages`. */
+function textChars(messages: readonly StoredMessage[]): number {
+	return messages.reduce((chars, message) => chars + message.text.length, 0);
 }
 
-/** `messages` in order, as chunks: each filled until it is full, the first starting as `start`. */
+/** `messages` in order, as chunks: each filled until it is full (see {@link ARCHIVE_CHUNK_SIZE}), the first starting as `start`. */
 export function intoChunks(messages: readonly StoredMessage[], start: readonly StoredMessage[] = []): StoredMessage[][] {
 	const chunks = [[...start]];
+	let chars = textChars(start);
 	for (const message of messages) {
-		if (isFull(chunks.at(-1)!)) chunks.push([]);
+		if (chunks.at(-1)!.length >= ARCHIVE_CHUNK_SIZE || chars >= ARCHIVE_CHUNK_CHARS) {
+			chunks.push([]);
+			chars = 0;
+		}
 		chunks.at(-1)!.push(message);
+		chars += message.text.length;
 	}
 	return chunks;
 }
