@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
@@ -107,6 +108,8 @@ export async function measureRecall(
 	await engine.buildContext({ userId: asker, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: '' });
 	await engine.indexingIdle();
 	for (const question of fixture.questions) {
+		// Each question comes as a Discord event of its own, in a turn of the event loop of its own.
+		await nextTurn();
 		const context = await engine.buildContext({
 			userId: asker,
 			serverId: SERVER_ID,
@@ -125,6 +128,7 @@ export async function measureRecall(
 		answerTurns += question.answerTurnIds.length;
 		found += reached;
 	}
+	await nextTurn();
 	const fullHistoryTokens = tokenCount(
 		fixtureMessages(fixture)
 			.map((message) => `${message.speaker.name}: ${message.text}`)
