@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import { performance } from 'node:perf_hooks';
 import type { ArchiveHead, StoredMessage } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
+import { Slices, STEP_CHARS, STEP_MESSAGES, steps } from './IndexSlices';
 import type { ReplyCalls } from '../ReplyCalls';
 
 /** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
@@ -12,14 +12,6 @@ export const FIRST_CHUNKS = 8;
 const FIRST_CHARS = 32_000;
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
-/**
- * Messages indexed between two looks at the clock: 16, or fewer that hold 4,000 characters (a single long message is a
- * step alone). Indexing costs some 10 µs a word, so a step of 4,000 characters takes a few milliseconds at most.
- */
-const STEP_MESSAGES = 16;
-const STEP_CHARS = 4_000;
-/** Indexing yields to the event loop this often, so a reply waiting behind it waits no longer. */
-const SLICE_MS = 8;
 /** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
 const MAX_BACKGROUND_WAIT_MS = 50;
 /** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
@@ -290,47 +282,4 @@ function chunkKeys(scopeKey: string, from: number, to: number): string[] {
 /** Characters of text a chunk holds. */
 function textLength(chunk: readonly StoredMessage[] | undefined): number {
 	return chunk?.reduce((chars, message) => chars + message.text.length, 0) ?? 0;
-}
-
-/** `messages` in steps of {@link STEP_MESSAGES}, or fewer that hold {@link STEP_CHARS} characters (at least one message each). */
-function* steps(messages: readonly StoredMessage[]): Generator<StoredMessage[]> {
-	let step: StoredMessage[] = [];
-	let chars = 0;
-	for (const message of messages) {
-		if (step.length > 0 && (step.length === STEP_MESSAGES || chars + message.text.length > STEP_CHARS)) {
-			yield step;
-			step = [];
-			chars = 0;
-		}
-		step.push(message);
-		chars += message.text.length;
-	}
-	if (step.length > 0) yield step;
-}
-
-/** Indexing in steps that yield to the event loop every {@link SLICE_MS}. */
-class Slices {
-	private since = performance.now();
-
-	/** `turn` waits for the next slice's turn: by default the next turn of the event loop. */
-	public constructor(private readonly turn: () => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))) {}
-
-	/** Adds `messages` to `index` a step at a time, yielding between slices; stops early once `going` says so. */
-	public async index(index: ScopeIndex, messages: readonly StoredMessage[], going: () => boolean = () => true): Promise<void> {
-		for (const step of steps(messages)) {
-			index.add(step);
-			await this.pause();
-			if (!going()) return;
-		}
-	}
-
-	/** Yields when the slice's time is up. */
-	public async pause(): Promise<void> {
-		if (performance.now() - this.since >= SLICE_MS) await this.yield();
-	}
-
-	public async yield(): Promise<void> {
-		await this.turn();
-		this.since = performance.now();
-	}
 }
