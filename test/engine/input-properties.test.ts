@@ -12,7 +12,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContextRequest, ContextRequestSchema, type MemoryEngine, type MemoryTurn, MemoryTurnSchema, PrivacyLevel } from '../../src';
+import {
+	type ContextRequest,
+	ContextRequestSchema,
+	type MemoryEngine,
+	MemoryError,
+	type MemoryTurn,
+	MemoryTurnSchema,
+	PrivacyLevel
+} from '../../src';
 import { LATEST_TIME } from '../../src/engine/schemas';
 import { cleanText } from '../../src/engine/capture/cleanText';
 import { backends, openEngine, TestClock } from '../support/backends';
@@ -166,7 +174,14 @@ describe('GIVEN any input the schemas accept, on SQLite', () => {
 					if (!MemoryTurnSchema.safeParse(turn).success)
 						return void (await expect(engine.recordTurn(turn)).rejects.toMatchObject({ code: 'INVALID_INPUT' }));
 					clock.advance(1000);
-					const result = await engine.recordTurn(structuredClone(turn));
+					// The few known ids make turns meet: a channel id first stored under one place and named under another
+					// (a server, or a DM) is refused, by design (ledger/entries.ts `entryPlace`), and stores nothing.
+					const refused = (error: unknown) => error instanceof MemoryError && error.message.includes('is stored as a channel of');
+					const result = await engine.recordTurn(structuredClone(turn)).catch((error: unknown) => {
+						if (refused(error)) return null;
+						throw error;
+					});
+					if (result === null) return;
 					expect(result.written ? result.keys.length : result.skippedReason).toBeTruthy();
 					const persona = turn.responses[0]?.personaId ?? null;
 					await engine.buildContext({
