@@ -3,10 +3,11 @@ import type { StoredMessage } from '../../schemas';
 import { flat } from './text';
 
 /**
- * Characters of a message the digest reads to classify it: twice what its line shows (a date said further on would not be
- * in the line), since reading the whole of fifty 4,000-character messages took longer than the rest of their turn's capture.
+ * Characters of a message the digest reads to classify it: what its line shows (a line is judged by what it says; a date
+ * said further on would not be in it). Reading the whole of fifty 4,000-character messages took longer than the rest of
+ * their turn's capture.
  */
-export const CLASSIFIED_CHARS = 400;
+export const CLASSIFIED_CHARS = 200;
 
 /** What makes a message a hard event the digest keeps as it was said. */
 export type DigestSignal = 'date' | 'number' | 'link' | 'name' | 'decision' | 'commitment';
