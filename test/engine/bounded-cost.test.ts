@@ -117,6 +117,22 @@ describe.each(backends)('bounded cost per call on $name', (backend) => {
 			// The others are all there.
 			for (const [at, id] of ids.entries()) if (!deleted.includes(at)) expect(await timesFound(under.engine, at, id), wordOf(at)).toBe(1);
 		});
+
+		it('WHEN a member edits one of them while it waits to be indexed THEN only its new text shows, before and after indexing', async () => {
+			await warmUp(under.engine, clock);
+			const ids = await longTurn(under.engine, clock, 0);
+			const edited = 30;
+			const renamed = 1_000;
+			const texts = { [ids[edited]!]: longText(renamed) };
+			await under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [ids[edited]!], kind: 'edited', texts });
+			const shows = async (at: number) => (await under.engine.buildContext(roomy(wordOf(at)))).text.includes(wordOf(at));
+			expect(await shows(edited)).toBe(false);
+			await smallTalk(under.engine, clock);
+			await under.engine.indexingIdle();
+			expect(await shows(edited)).toBe(false);
+			expect(await timesFound(under.engine, renamed, ids[edited]!)).toBe(1);
+			expect(await timesFound(under.engine, edited + 1, ids[edited + 1]!)).toBe(1);
+		});
 	});
 });
 
