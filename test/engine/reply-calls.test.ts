@@ -2,8 +2,12 @@
  * Background indexing waits, before each of its slices, for a moment no reply's call (recordTurn, buildContext) runs,
  * and no longer than its longest wait (ReplyCalls). The clock is Vitest's: these tests advance it, so they time nothing.
  */
+import Keyv from 'keyv';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Archive } from '../../src/engine/archive/Archive';
 import { ReplyCalls } from '../../src/engine/ReplyCalls';
+import type { StoredMessage } from '../../src/engine/schemas';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 
 /** A call that settles when the test says so. */
 function pendingCall() {
@@ -102,5 +106,49 @@ describe('ReplyCalls.quiet, which background work awaits before each slice', () 
 		expect(quiet.resolved).toBe(true);
 		busy = false;
 		await vi.advanceTimersByTimeAsync(10);
+	});
+});
+
+describe('GIVEN a channel’s index cached AND a reply’s call running', () => {
+	const DAY = 24 * 3_600_000;
+	const NOW = Date.UTC(2026, 2, 2, 18, 0, 0);
+	const SCOPE = 'scope';
+	/** A message of `chars` characters of chat. */
+	const message = (at: number, chars: number): StoredMessage => ({
+		id: `m${String(at).padStart(3, '0')}`,
+		role: 'user',
+		authorId: 'u1',
+		authorName: 'Maya',
+		text: `message ${at} `.padEnd(chars, 'and we talked about the river '),
+		ts: NOW + at
+	});
+
+	async function cachedArchive() {
+		const store = await MemoryStore.open({ storeUrl: 'memory:', namespace: 'memory', keyv: new Keyv({ store: new Map() }) });
+		const calls = new ReplyCalls();
+		const archive = new Archive(store, { retentionMs: 30 * DAY, replyCalls: calls });
+		await archive.append(SCOPE, [message(0, 40)], NOW);
+		const index = (await archive.open(SCOPE))!;
+		return { archive, calls, index };
+	}
+
+	it('WHEN a turn of fifty 4,000-character messages is appended THEN the call indexes one of them, the rest waits until no call runs', async () => {
+		const { archive, calls, index } = await cachedArchive();
+		const turn = Array.from({ length: 50 }, (_, at) => message(at + 1, 4_000));
+		const reply = pendingCall();
+		const running = calls.run(async () => {
+			// The store here answers in promises alone: no turn of the event loop passes until this call awaits the reply.
+			await archive.append(SCOPE, turn, NOW);
+			const afterAppend = index.size;
+			// A context opening the index first indexes one more step of what waits.
+			await archive.open(SCOPE);
+			return [afterAppend, index.size, await reply.call()];
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(index.size).toBeLessThanOrEqual(3);
+		reply.settle();
+		expect(await running).toEqual([2, 3, 'answered']);
+		await archive.indexingIdle();
+		expect(index.size).toBe(51);
 	});
 });
