@@ -52,6 +52,8 @@ async function seededChannel(indexCacheMb = 32) {
 		clock.advance(60_000);
 		await engine.recordTurn(turn({ text: `small talk ${filler}`, reply: 'sure', timestamp: clock.current }));
 	}
+	// What the whole index finds: the turns' messages past each one's first step are indexed in the background.
+	await engine.indexingIdle();
 	const expected = new Map<number, string>();
 	for (const at of SOUGHT) expected.set(at, await relevantOf(engine, wordOf(at)));
 	await engine.close();
