@@ -136,6 +136,27 @@ describe.each(backends)('bounded cost per call on $name', (backend) => {
 	});
 });
 
+describe.each(backends)('an index grown past its share on $name', (backend) => {
+	const clock = new TestClock();
+	const under = freshEngineEachTest(backend, clock, { indexCacheMb: 1 });
+
+	it('GIVEN MEMORY_INDEX_CACHE_MB=1 WHEN long turns grow the index past half a MiB THEN the newest turn is found whole, each once', async () => {
+		await warmUp(under.engine, clock);
+		let ids: string[] = [];
+		// A turn's index takes some 170 kB: the third outgrows the share, the fifth again after the trim.
+		for (let round = 0; round < 5; round++) {
+			ids = await longTurn(under.engine, clock, round * TURN_MESSAGES);
+			await under.engine.buildContext(roomy(wordOf(round * TURN_MESSAGES)));
+		}
+		await smallTalk(under.engine, clock);
+		await under.engine.indexingIdle();
+		const from = 4 * TURN_MESSAGES;
+		for (const [offset, id] of ids.entries()) expect(await timesFound(under.engine, from + offset, id), wordOf(from + offset)).toBe(1);
+		// The oldest went with the trim: the index is the channel's newest part.
+		expect(await relevantIds(under.engine, wordOf(0))).toEqual([]);
+	});
+});
+
 /** A Map that counts the reads the engine makes through Keyv. */
 class ReadCountingMap extends Map<string, unknown> {
 	public reads = 0;
