@@ -52,7 +52,7 @@ async function seededChannel(indexCacheMb = 32) {
 		clock.advance(60_000);
 		await engine.recordTurn(turn({ text: `small talk ${filler}`, reply: 'sure', timestamp: clock.current }));
 	}
-	// The whole archive indexed: turns of 20 messages join the index a step at a time, the rest in the background.
+	// What the whole index finds: the turns' messages past each one's first step are indexed in the background.
 	await engine.indexingIdle();
 	const expected = new Map<number, string>();
 	for (const at of SOUGHT) expected.set(at, await relevantOf(engine, wordOf(at)));

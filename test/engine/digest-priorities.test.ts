@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DigestLine, foldIntoDigest, type MemoryTurn } from '../../src';
-import { classify } from '../../src/engine/summaries/digest/classify';
+import { classify, fold, isAcknowledgement } from '../../src/engine/summaries/digest/classify';
+import { DIGEST_TEXT_CHARS } from '../../src/engine/summaries/digest/foldIntoDigest';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { serverScopeKey } from '../support/store-inspection';
@@ -127,6 +128,46 @@ describe('runs of the same short reply are counted on one line', () => {
 			['(50 short replies: sure ×50)', 50],
 			['(10 short replies: sure ×10)', 10]
 		]);
+	});
+});
+
+describe('a message is classified by its beginning, which its line shows: reading all of a long one is work for nothing', () => {
+	/** Small talk with no date, figure, name or commitment in it, `chars` long. */
+	const SMALL_TALK = 'we walked along the river and talked about the weather and the old bridge ';
+	const smallTalk = (chars: number) =>
+		SMALL_TALK.repeat(Math.ceil(chars / SMALL_TALK.length))
+			.slice(0, chars)
+			.trim();
+	const LATE_DATE = ' and then we settled it: the launch is on 14 March at 10:00';
+
+	it('GIVEN a message whose first 200 characters are small talk AND that names a date only after THEN it is chatter, counted, not an event', () => {
+		// Its line would show its first 200 characters at most: an event line kept for a date past them would not show the date,
+		// so the digest reads those 200 characters of a message, not all 4,000 of each of a turn's fifty.
+		expect(DIGEST_TEXT_CHARS).toBe(200);
+		const text = `${smallTalk(200)}${LATE_DATE}`;
+		expect(classify({ role: 'user', text })).toEqual({ kind: 'chatter', signals: [] });
+		const digest = foldIntoDigest(null, conversation([MAYA, text]), 1500)!;
+		expect(digest.map((line) => line.kind)).toEqual(['collapsed']);
+		expect(texts(digest).join('\n')).not.toContain('March');
+	});
+
+	it('GIVEN the same date within its first 200 characters THEN it is an event, and its line shows the date', () => {
+		const text = `${smallTalk(100)}${LATE_DATE} ${smallTalk(3_000)}`;
+		expect(classify({ role: 'user', text }).kind).toBe('event');
+		const [line] = foldIntoDigest(null, conversation([MAYA, text]), 1500)!;
+		expect(line!.kind).toBe('event');
+		expect(line!.text).toContain('14 March at 10:00');
+	});
+
+	it('GIVEN a drawn-out acknowledgement THEN it folds to its word up to 32 characters, and is a word like any other past them', () => {
+		expect(fold(`ye${'s'.repeat(30)}`)).toBe('yes');
+		expect(isAcknowledgement(`ye${'s'.repeat(30)}`)).toBe(true);
+		expect(fold(`ye${'s'.repeat(31)}`)).toBe(`ye${'s'.repeat(31)}`);
+		expect(isAcknowledgement(`ha${'ha'.repeat(20)}`)).toBe(false);
+		// A run of CJK is one word: 4,000 characters of it are read as they are, and are no acknowledgement.
+		const cjk = Array.from({ length: 4_000 }, (_, at) => String.fromCodePoint(0x4e00 + ((at * 7919) % 20_000))).join('');
+		expect(fold(cjk)).toBe(cjk);
+		expect(isAcknowledgement(cjk)).toBe(false);
 	});
 });
 

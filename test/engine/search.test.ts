@@ -155,6 +155,26 @@ describe('GIVEN the two ways an index keeps its terms', () => {
 		expect(grown.get('m300')?.id).toBe('m300');
 	});
 
+	it('THEN an index fed one message at a time, or in uneven steps (as long messages are), ranks exactly as one built at once', () => {
+		for (const scannedUpTo of [SCANNED_INDEX_MAX, 0]) {
+			const messages = conversation(300, 13);
+			const built = new ScopeIndex(scannedUpTo);
+			built.add(messages);
+			const single = new ScopeIndex(scannedUpTo);
+			for (const message of messages) single.add([message]);
+			const uneven = new ScopeIndex(scannedUpTo);
+			// Steps of 1 to 16 messages, and each step given again with the next (an append seen twice stores nothing twice).
+			for (let at = 0, step = 1; at < messages.length; at += step, step = (step % 16) + 1)
+				uneven.add(messages.slice(Math.max(0, at - 1), at + step));
+			expect(single.size).toBe(messages.length);
+			expect(uneven.size).toBe(messages.length);
+			for (const query of queries) {
+				expect(ranking(single, query)).toEqual(ranking(built, query));
+				expect(ranking(uneven, query)).toEqual(ranking(built, query));
+			}
+		}
+	});
+
 	it('THEN a hit read by its place gives the fields of the message it made, and the tokens of its line', () => {
 		for (const scannedUpTo of [SCANNED_INDEX_MAX, 0]) {
 			const index = new ScopeIndex(scannedUpTo);

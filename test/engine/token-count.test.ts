@@ -6,10 +6,11 @@
  */
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { tokenCount } from '../../src';
-import { truncateToTokens } from '../../src/engine/format/tokens';
+import { boundedTokenCount, truncateToTokens } from '../../src/engine/format/tokens';
 
 const trueCount = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 const bytes = (text: string) => Buffer.byteLength(text);
@@ -97,6 +98,70 @@ describe('GIVEN any text, in any script', () => {
 			}),
 			{ numRuns: 300 }
 		);
+	});
+});
+
+describe('GIVEN any text AND a limit (the room a line could fit in)', () => {
+	/** The most a piece of `text`'s split can count: its UTF-8 bytes (what a piece counts at worst). */
+	const largestPiece = (text: string) => Math.max(0, ...Array.from(text.matchAll(O200K_TOKEN_SPLIT_REGEX), ([piece]) => bytes(piece)));
+
+	it('THEN the count read up to the limit fits exactly when the whole count does, and then is the whole count', async () => {
+		await fc.assert(
+			fc.asyncProperty(textArb, fc.integer({ min: 0, max: 300 }), async (text, limit) => {
+				// A fresh allowance each run, so that pieces are counted exactly as often as by bytes.
+				await nextTurn();
+				// The bounded count first: the whole count, once made, is cached for the line and answers any limit.
+				const bounded = tokenCount(text, limit);
+				const whole = tokenCount(text);
+				expect(bounded <= limit).toBe(whole <= limit);
+				if (whole <= limit) expect(bounded).toBe(whole);
+			}),
+			{ numRuns: 400 }
+		);
+	});
+
+	it('THEN a text that does not fit is read no further than the piece that crosses the limit', async () => {
+		await nextTurn();
+		fc.assert(
+			fc.property(fc.array(textArb, { minLength: 5, maxLength: 20 }), fc.integer({ min: 0, max: 200 }), (parts, limit) => {
+				const text = parts.join(' ');
+				const { tokens, fits } = boundedTokenCount(text, limit);
+				expect(fits).toBeLessThanOrEqual(text.length);
+				if (tokens <= limit) {
+					expect(fits).toBe(text.length);
+					return;
+				}
+				// Over the limit by one piece at most: a count that read on to the end would be over by much more in a long text.
+				expect(tokens - limit).toBeLessThanOrEqual(largestPiece(text));
+				expect(fits).toBeLessThan(text.length);
+			}),
+			{ numRuns: 300 }
+		);
+	});
+
+	it('THEN a text cut to n tokens is the text itself when it fits, else its beginning and an ellipsis, or nothing', async () => {
+		await nextTurn();
+		fc.assert(
+			fc.property(textArb, fc.integer({ min: 0, max: 200 }), (text, limit) => {
+				const cut = truncateToTokens(text, limit);
+				if (limit > 0 && tokenCount(text) <= limit) expect(cut).toBe(text);
+				else if (cut !== '') {
+					expect(cut.endsWith('…')).toBe(true);
+					expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+					expect(cut.length).toBeLessThanOrEqual(text.length + 1);
+				}
+			}),
+			{ numRuns: 500 }
+		);
+	});
+
+	it('THEN 4,000 characters of one unbroken word cut to 300 tokens keep as many characters as 300 bytes allow, less the ellipsis', async () => {
+		await nextTurn();
+		const word = HOSTILE.find(([kind]) => kind === 'one unbroken word')![1];
+		const cut = truncateToTokens(word, 300);
+		// The word counts as its bytes (one a character): the cut is neither bisected short nor read past the room.
+		expect(cut.length).toBeGreaterThanOrEqual(300 - tokenCount('…') - 1);
+		expect(tokenCount(cut)).toBeLessThanOrEqual(300);
 	});
 });
 

@@ -162,7 +162,7 @@ export class IndexCache {
 	/** Indexes what `entry` waits for, a step at a time, yielding between slices. */
 	private async drain(scopeKey: string, entry: CachedIndex): Promise<void> {
 		const slices = this.backgroundSlices();
-		// Queued by an append or a context: not within their call.
+		// The first slice waits too: a drain is queued from within the recordTurn or buildContext that appended or opened.
 		await slices.yield();
 		while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
 			this.indexStep(scopeKey, entry);
