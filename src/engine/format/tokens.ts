@@ -26,6 +26,8 @@ export const EXACT_WORK_PER_TICK = 1024;
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 // The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
 setMergeCacheSize(5_000);
+// The tokenizer builds its tables on first use (some 5 ms): at start-up, not in the first reply after a restart.
+countTokens('Memory', AS_TEXT);
 // Each piece's count, which also tells a new piece (work to spend) from a known one.
 const pieces = new LRUCache<string, number>({ max: 20_000 });
 // Lines recur across contexts (the same message in many replies), so their counts are cached too.
