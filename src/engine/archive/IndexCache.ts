@@ -12,6 +12,11 @@ export const FIRST_CHUNKS = 8;
 const FIRST_CHARS = 32_000;
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
+/**
+ * Characters a step taken within a call (an append, a context) indexes at most: a turn of chat is searchable at once,
+ * while a long message (4,000 characters of words take some 3 ms to index) waits for the background.
+ */
+const IN_CALL_STEP_CHARS = 1_000;
 /** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
 const MAX_BACKGROUND_WAIT_MS = 50;
 /** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
@@ -142,10 +147,13 @@ export class IndexCache {
 		} while (tail !== this.background);
 	}
 
-	/** Indexes one step of the messages `entry` waits for, queues the rest, and queues a trim once the index outgrew its share. */
-	private indexStep(scopeKey: string, entry: CachedIndex): void {
+	/**
+	 * Indexes one step of the messages `entry` waits for (within a call, a short one: see {@link IN_CALL_STEP_CHARS}), queues
+	 * the rest, and queues a trim once the index outgrew its share.
+	 */
+	private indexStep(scopeKey: string, entry: CachedIndex, inCall = true): void {
 		if (entry.pending.length === 0) return;
-		const [step = []] = steps(entry.pending);
+		const [step = []] = inCall ? steps(entry.pending, IN_CALL_STEP_CHARS, false) : steps(entry.pending);
 		entry.index.add(step);
 		entry.pending.splice(0, step.length);
 		this.cached.set(scopeKey, entry);
@@ -165,7 +173,7 @@ export class IndexCache {
 		// The first slice waits too: a drain is queued from within the recordTurn or buildContext that appended or opened.
 		await slices.yield();
 		while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
-			this.indexStep(scopeKey, entry);
+			this.indexStep(scopeKey, entry, false);
 			await slices.pause();
 		}
 		entry.draining = false;

@@ -13,13 +13,21 @@ export const STEP_CHARS = 4_000;
 /** Indexing yields to the event loop this often, so a reply waiting behind it waits no longer. */
 export const SLICE_MS = 8;
 
-/** `messages` in steps of {@link STEP_MESSAGES}, or fewer that hold {@link STEP_CHARS} characters (at least one message each). */
-export function* steps(messages: readonly StoredMessage[]): Generator<StoredMessage[]> {
+/**
+ * `messages` in steps of {@link STEP_MESSAGES}, or fewer that hold `maxChars` characters; a message longer than that is a
+ * step alone, or, when `longAlone` is false, ends the steps.
+ */
+export function* steps(messages: readonly StoredMessage[], maxChars = STEP_CHARS, longAlone = true): Generator<StoredMessage[]> {
 	let step: StoredMessage[] = [];
 	let chars = 0;
 	for (const message of messages) {
-		if (step.length > 0 && (step.length === STEP_MESSAGES || chars + message.text.length > STEP_CHARS)) {
-			yield step;
+		if (step.length === STEP_MESSAGES || chars + message.text.length > maxChars) {
+			if (step.length === 0 && longAlone) {
+				yield [message];
+				continue;
+			}
+			if (step.length > 0) yield step;
+			if (message.text.length > maxChars && !longAlone) return;
 			step = [];
 			chars = 0;
 		}
