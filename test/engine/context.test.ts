@@ -38,11 +38,11 @@ describe.each(backends)('context on $name', (backend) => {
 	});
 
 	describe('GIVEN a conversation in one channel', () => {
-		it('THEN the recent tier holds the newest messages verbatim, with time, speaker and source ids', async () => {
+		it('THEN the recent tier holds the newest messages verbatim, under their date, with speaker and source ids', async () => {
 			const recorded = turn({ text: 'I adopted a beagle called Biscuit', reply: 'Biscuit is a great name!', timestamp: clock.current });
 			await engine.recordTurn(recorded);
 			const { recent } = await tiers();
-			expect(recent!.text).toContain('[18:00] Maya: I adopted a beagle called Biscuit');
+			expect(recent!.text).toContain('Maya: I adopted a beagle called Biscuit');
 			expect(recent!.text).toContain('Sol: Biscuit is a great name!');
 			expect(recent!.text).toContain('2026-03-02');
 			expect(recent!.sourceIds).toEqual([recorded.history[0]!.messageId, recorded.responses[0]!.messageId]);
@@ -63,7 +63,7 @@ describe.each(backends)('context on $name', (backend) => {
 			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'relevant', 'recent']);
 			const relevant = context.blocks[2]!;
 			expect(relevant.text).toContain('Maya: my sister is getting married soon, so excited about the wedding');
-			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*\[18:00\] Maya: my sister/);
+			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*Maya: my sister/);
 			// Nothing already shown in the recent window is repeated.
 			const recentIds = new Set(context.blocks[3]!.sourceIds);
 			expect(relevant.sourceIds.some((id) => recentIds.has(id))).toBe(false);
