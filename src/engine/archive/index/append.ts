@@ -8,13 +8,14 @@ import {
 	rankOf,
 	type Speaker,
 	SPEAKER,
+	SPECIFIC,
 	STRIDE,
 	TERMS_START,
 	TEXT_LENGTH,
 	UNCOUNTED
 } from './columns';
 import { grown, PostingBlocks } from './PostingBlocks';
-import { AROUND_WINDOW } from './ranking';
+import { AROUND_WINDOW, namesOrCounts } from './ranking';
 import { analyse, surroundingTokens } from './terms';
 
 /** What a message's id and text strings cost beyond their characters, with their slots in the index. */
@@ -45,6 +46,7 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	const { tokens, terms } = analyse(message.text, 0);
 	const name = message.authorName ? analyse(message.authorName, 1) : null;
 	stats[base + TEXT_LENGTH] = tokens.size;
+	stats[base + SPECIFIC] = namesOrCounts(message.text) ? 1 : 0;
 	index.textTotal += tokens.size;
 	stats[base + NAME_LENGTH] = name?.tokens.size ?? 0;
 	index.nameTotal += name?.tokens.size ?? 0;

@@ -3,7 +3,8 @@ import type { PostingBlocks } from './PostingBlocks';
 
 /**
  * Per message, in {@link IndexColumns.stats}: distinct raw tokens of its text, of its surroundings, of its author's
- * name; tokens of its line; where its terms start; who wrote it (its speaker's number).
+ * name; tokens of its line; where its terms start; who wrote it (its speaker's number); 1 when its text names something
+ * or holds a number (`namesOrCounts`, ranking.ts), else 0.
  */
 export const TEXT_LENGTH = 0;
 export const AROUND_LENGTH = 1;
@@ -11,7 +12,8 @@ export const NAME_LENGTH = 2;
 export const LINE_TOKENS = 3;
 export const TERMS_START = 4;
 export const SPEAKER = 5;
-export const STRIDE = 6;
+export const SPECIFIC = 6;
+export const STRIDE = 7;
 /** A line's tokens not counted yet. */
 export const UNCOUNTED = -1;
 
