@@ -82,6 +82,31 @@ describe.each(backends)('context on $name', (backend) => {
 			expect(relevant!.text.match(/wedding planning again/g)!.length).toBeGreaterThan(1);
 		});
 
+		it('THEN the relevant tier shows a line said again in nearly the same words once, and a line changing one of them each time', async () => {
+			for (const text of [
+				'made a big pot of soup for the week',
+				'made a big pot of soup for the week 🙃',
+				'made a big pot of soup for the week!!',
+				'ugh made a big pot of soup for the week lol',
+				'honestly made a big pot of soup for the week',
+				'made a big pot of soup for the week...',
+				'physio says 4 weeks off the pitch',
+				'physio says 8 weeks off the pitch'
+			]) {
+				clock.advance(60_000);
+				await engine.recordTurn(turn({ text, reply: 'Oh no.', timestamp: clock.current }));
+			}
+			for (let index = 0; index < 30; index++) {
+				clock.advance(60_000);
+				await engine.recordTurn(turn({ text: `other chat ${index}`, reply: `fine ${index}`, timestamp: clock.current }));
+			}
+			const context = await engine.buildContext(ask({ query: 'soup for the week, and the physio weeks off?', tokenBudget: 1_000 }));
+			const relevant = context.blocks.find((block) => block.tier === 'relevant')!;
+			expect(relevant.text.match(/big pot of soup/g)).toHaveLength(1);
+			expect(context.text).toContain('physio says 4 weeks off the pitch');
+			expect(context.text).toContain('physio says 8 weeks off the pitch');
+		});
+
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
 			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });
