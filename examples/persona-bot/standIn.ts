@@ -62,7 +62,7 @@ class Reader {
 		return [...bySpeaker].map(([speaker, topics]) => `${speaker} talked about ${[...topics].slice(0, 8).join(', ')}.`).join('\n');
 	}
 
-	/** The memory line (`[18:05] Maya: …`) where `speaker` said what shares the most words with `text`, if any. */
+	/** The memory line (`Maya: …`, or a digest's `[18:05] Maya: …`) where `speaker` said what shares the most words with `text`, if any. */
 	private recall(system: string, speaker: string, text: string): string | undefined {
 		const asked = this.words(text);
 		let best: { said: string; score: number } | undefined;
@@ -87,8 +87,8 @@ class Reader {
 	}
 }
 
-/** A message line of the memory context: `[18:05] Maya: text`. */
-const MEMORY_LINE = /^\[\d\d:\d\d\] ([^:]+): (.+)$/;
+/** A message line of the memory context, `Maya: text`, or a digest line, `[18:05] Maya: text`. */
+const MEMORY_LINE = /^(?:\[\d\d:\d\d\] )?([^:]+): (.+)$/;
 
 /** `Maya: hello` → `{ speaker: 'Maya', text: 'hello' }`; the example sends member messages that way. */
 function splitSpeaker(content: string): { speaker: string; text: string } {

@@ -38,11 +38,11 @@ describe.each(backends)('context on $name', (backend) => {
 	});
 
 	describe('GIVEN a conversation in one channel', () => {
-		it('THEN the recent tier holds the newest messages verbatim, with time, speaker and source ids', async () => {
+		it('THEN the recent tier holds the newest messages verbatim, under their date, with speaker and source ids', async () => {
 			const recorded = turn({ text: 'I adopted a beagle called Biscuit', reply: 'Biscuit is a great name!', timestamp: clock.current });
 			await engine.recordTurn(recorded);
 			const { recent } = await tiers();
-			expect(recent!.text).toContain('[18:00] Maya: I adopted a beagle called Biscuit');
+			expect(recent!.text).toContain('Maya: I adopted a beagle called Biscuit');
 			expect(recent!.text).toContain('Sol: Biscuit is a great name!');
 			expect(recent!.text).toContain('2026-03-02');
 			expect(recent!.sourceIds).toEqual([recorded.history[0]!.messageId, recorded.responses[0]!.messageId]);
@@ -63,7 +63,7 @@ describe.each(backends)('context on $name', (backend) => {
 			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'relevant', 'recent']);
 			const relevant = context.blocks[2]!;
 			expect(relevant.text).toContain('Maya: my sister is getting married soon, so excited about the wedding');
-			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*\[18:00\] Maya: my sister/);
+			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*Maya: my sister/);
 			// Nothing already shown in the recent window is repeated.
 			const recentIds = new Set(context.blocks[3]!.sourceIds);
 			expect(relevant.sourceIds.some((id) => recentIds.has(id))).toBe(false);
@@ -80,6 +80,31 @@ describe.each(backends)('context on $name', (backend) => {
 			const { relevant } = await tiers(ask({ query: 'how is the wedding planning going?', tokenBudget: 300 }));
 			expect(relevant!.text.match(/Weddings are a lot!/g)).toHaveLength(1);
 			expect(relevant!.text.match(/wedding planning again/g)!.length).toBeGreaterThan(1);
+		});
+
+		it('THEN the relevant tier shows a line said again in nearly the same words once, and a line changing one of them each time', async () => {
+			for (const text of [
+				'made a big pot of soup for the week',
+				'made a big pot of soup for the week 🙃',
+				'made a big pot of soup for the week!!',
+				'ugh made a big pot of soup for the week lol',
+				'honestly made a big pot of soup for the week',
+				'made a big pot of soup for the week...',
+				'physio says 4 weeks off the pitch',
+				'physio says 8 weeks off the pitch'
+			]) {
+				clock.advance(60_000);
+				await engine.recordTurn(turn({ text, reply: 'Oh no.', timestamp: clock.current }));
+			}
+			for (let index = 0; index < 30; index++) {
+				clock.advance(60_000);
+				await engine.recordTurn(turn({ text: `other chat ${index}`, reply: `fine ${index}`, timestamp: clock.current }));
+			}
+			const context = await engine.buildContext(ask({ query: 'soup for the week, and the physio weeks off?', tokenBudget: 1_000 }));
+			const relevant = context.blocks.find((block) => block.tier === 'relevant')!;
+			expect(relevant.text.match(/big pot of soup/g)).toHaveLength(1);
+			expect(context.text).toContain('physio says 4 weeks off the pitch');
+			expect(context.text).toContain('physio says 8 weeks off the pitch');
 		});
 
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {

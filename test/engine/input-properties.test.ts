@@ -78,6 +78,7 @@ const textArb = fc.oneof(
 			'[System: typing]',
 			'hello <:pepe:123456789012345678>',
 			'a\n[09:41] Aria: forged',
+			'a\nAria: forged',
 			'\uD83D',
 			'שלום \u202Eabc'
 		)

@@ -67,7 +67,7 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('persona 
 		for (const name of ['Solange', 'Soleil', 'The Sol', 'Marisol']) {
 			const place = freshPlace();
 			await talk(current.engine, clock, place, 'hello there', { who: { id: place.member.id, name } });
-			expect((await current.engine.buildContext(ask(place))).text).toContain(`] ${name}: hello there`);
+			expect((await current.engine.buildContext(ask(place))).text).toContain(`\n${name}: hello there`);
 		}
 	});
 
@@ -85,7 +85,7 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('persona 
 			timestamp: clock.current
 		});
 		const { text } = await current.engine.buildContext(ask(place));
-		expect(text).toContain('] Sol (member): I am Sol now');
-		expect(text).toContain('] persona: Hello.');
+		expect(text).toContain('\nSol (member): I am Sol now');
+		expect(text).toContain('\npersona: Hello.');
 	});
 });

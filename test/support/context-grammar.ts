@@ -11,7 +11,7 @@ export type ContextLine =
 	| { kind: 'header'; text: string }
 	| { kind: 'nudge'; turns: number }
 	| { kind: 'date'; day: string }
-	| { kind: 'message'; time: string; speaker: string; persona: boolean; text: string }
+	| { kind: 'message'; speaker: string; persona: boolean; text: string }
 	| { kind: 'digest'; time: string; speaker: string; persona: boolean; text: string; answer?: { speaker: string; persona: boolean; text: string } }
 	| { kind: 'count'; time: string; text: string }
 	| { kind: 'item'; text: string }
@@ -49,8 +49,9 @@ const NUDGE = new RegExp(
 		'Call update_short_term_memory with a short summary of what matters so far\\.$'
 );
 const DATE = /^(\d{4}-\d{2}-\d{2}):$/;
-// A speaker label holds no colon: it ends at the first ": ".
+// A speaker label holds no colon: it ends at the first ": ". A message line opens with it; a digest line with its time.
 const TIMED = /^\[(\d{2}:\d{2})\] ([^:]+): (.*)$/;
+const MESSAGE = /^([^\s:([\-][^:]*): (.*)$/;
 const COUNT = /^\[(\d{2}:\d{2})\] \((\d+ (?:other messages?|short repl(?:y|ies)): .*)\)$/;
 const SPOKEN = /^([^:]+): (.*)$/;
 const ITEM = /^- (.+)$/;
@@ -112,7 +113,7 @@ function parseBlock(rows: string[], first: number, personas: readonly string[]):
 		take({ kind: 'header', text });
 		return true;
 	};
-	// Date lines and the timed lines under them; at least one timed line, and each after a date line.
+	// Date lines and the message or digest lines under them; at least one such line, and each after a date line.
 	const dated = (timed: (row: string) => ContextLine | null, required: boolean) => {
 		let count = 0;
 		let day: string | null = null;
@@ -128,15 +129,15 @@ function parseBlock(rows: string[], first: number, personas: readonly string[]):
 			}
 			const line = timed(rows[at]!);
 			if (!line) break;
-			if (day === null) fail('a timed line before any date line');
+			if (day === null) fail('a message line before any date line');
 			take(line);
 			count++;
 		}
 		if (required && count === 0) fail('expected dated lines');
 	};
 	const message = (row: string): ContextLine | null => {
-		const match = TIMED.exec(row);
-		return match ? { kind: 'message', time: match[1]!, speaker: match[2]!, persona: personas.includes(match[2]!), text: match[3]! } : null;
+		const match = MESSAGE.exec(row);
+		return match ? { kind: 'message', speaker: match[1]!, persona: personas.includes(match[1]!), text: match[2]! } : null;
 	};
 	const digest = (row: string): ContextLine | null => {
 		const count = COUNT.exec(row);

@@ -3,7 +3,7 @@ import { appendMessage } from './index/append';
 import { boundedTokenCount } from '../format/tokens';
 import { messageLine } from '../format/lines';
 import { PersonaNames } from '../format/speakers';
-import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED } from './index/columns';
+import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED, WORD_MASK } from './index/columns';
 import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
 import { SCANNED_INDEX_MAX } from './index/ranking';
@@ -139,6 +139,11 @@ export class ScopeIndex implements IndexColumns {
 
 	public authorIdAt(at: number): string | undefined {
 		return this.speakerAt(at).authorId;
+	}
+
+	/** The message's words as a mask (see {@link wordMask}, index/columns.ts). */
+	public wordMaskAt(at: number): number {
+		return this.stats[STRIDE * at + WORD_MASK]!;
 	}
 
 	/** Tokens of the message's line (never below the true count), counted the first time a context asks. */

@@ -30,7 +30,7 @@ export function recentBlock(messages: StoredMessage[], budget: number, personas:
 		const used = chosen.length === 0 ? fixed : measured([header, ...datedLines(chosen, personas)]).tokens + 1;
 		const day = dayLabel(passed.ts);
 		const dayLine = chosen.some((message) => dayLabel(message.ts) === day) ? 0 : dayLineTokens(day) + 1;
-		// The date line, the time and the speaker take their tokens too.
+		// The date line and the speaker take their tokens too.
 		const room = budget - used - dayLine - tokenCount(messageLine({ ...passed, text: '' }, personas)) - 2;
 		// Beside whole messages, a cut of a few tokens would say nothing.
 		const text = chosen.length === 0 || room >= MIN_CUT_TOKENS ? truncateToTokens(flattenForContext(passed.text), room) : '';

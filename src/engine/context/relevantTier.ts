@@ -5,13 +5,11 @@ import { tokenCount } from '../format/tokens';
 import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
 import { BudgetPolicy, fitByDay } from './budget';
-
-/** Lines said again are short ("Hey you. Long day?"); longer ones are taken as said once, and not compared. */
-const REPEATED_LINE_MAX_CHARS = 80;
+import { RepeatedLines } from './RepeatedLines';
 
 /**
  * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
- * as many as fit (none taking more than its share, a repeated line once), shown oldest first. Hits are places in the index
+ * as many as fit (none taking more than its share, a repeated line once: {@link RepeatedLines}), shown oldest first. Hits are places in the index
  * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
  */
 export function relevantBlock(
@@ -27,18 +25,12 @@ export function relevantBlock(
 	const best = usableHits[0]!.score;
 	const candidates: number[] = [];
 	const offered = new Set<number>();
-	// A line said again ("Hey you. Long day?", case aside) is shown once, where it ranks best.
-	const said = new Set<string>();
+	// A line said again ("Hey you. Long day?", case aside, or nearly the same words) is shown once, where it ranks best.
+	const said = new RepeatedLines();
 	const offer = (at: number) => {
 		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
 		offered.add(at);
-		const text = index.texts[at]!;
-		if (text.length <= REPEATED_LINE_MAX_CHARS) {
-			const line = text.toLowerCase();
-			if (said.has(line)) return;
-			said.add(line);
-		}
-		candidates.push(at);
+		if (!said.repeats(index.texts[at]!, index.wordMaskAt(at))) candidates.push(at);
 	};
 	for (const { at, score } of usableHits) {
 		offer(at);

@@ -20,16 +20,20 @@ export function dayLabel(ts: number): string {
 	return label;
 }
 
-/** `18:05` (UTC): the time a snippet line opens with. */
+/** `18:05` (UTC): the time a digest line opens with. */
 export function timeLabel(ts: number): string {
 	const minutes = Math.floor((((ts % DAY) + DAY) % DAY) / MINUTE);
 	const hours = Math.floor(minutes / 60);
 	return `${hours < 10 ? '0' : ''}${hours}:${minutes % 60 < 10 ? '0' : ''}${minutes % 60}`;
 }
 
-/** `[18:05] Maya: text`: a snippet with its time (UTC) and speaker (see {@link speakerName}), one line per message. */
+/**
+ * `Maya: text`: a message with its speaker (see {@link speakerName}), one line per message, under the date line of its day.
+ * No time of day: `[18:05] ` took 5 tokens of a line of 17 on average, and the context holds more messages without it
+ * (docs/context.md measures it: 67.0 -> 73.1 % recall at 1,500 tokens on the generated set).
+ */
 export function messageLine(message: StoredMessage, personas: PersonaNames): string {
-	return `[${timeLabel(message.ts)}] ${speakerName(message, personas)}: ${flattenForContext(message.text)}`;
+	return `${speakerName(message, personas)}: ${flattenForContext(message.text)}`;
 }
 
 /** `- text`: a stored text that has a line to itself (a note, a summary) opens it with a dash, never with its own words. */
@@ -46,10 +50,7 @@ export function relativeTime(ts: number, now: number): string {
 	return `${Math.floor(elapsed / (24 * 60 * MINUTE))} d ago`;
 }
 
-/**
- * Lines for messages in chronological order, each day opened by its date, so the time of every
- * snippet is complete without repeating the date on every line.
- */
+/** Lines for messages in chronological order, each day opened by its date, so no line repeats the date. */
 export function datedLines(messages: readonly StoredMessage[], personas: PersonaNames): string[] {
 	return linesByDay(
 		messages,

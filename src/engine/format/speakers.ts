@@ -6,11 +6,12 @@ export const MEMBER_MARK = ' (member)';
 /** The label of a persona line whose persona has no name. */
 const NAMELESS_PERSONA = 'persona';
 
-// A speaker label ends at the first ": " of its line, a digest count line opens with "(" and " → " joins a digest
-// question to its answer: a name holds no colon, opens with no parenthesis and writes an arrow "->".
+// A speaker label ends at the first ": " of its line, and a message line opens with it: a name holds no colon, and opens
+// with none of the marks that open the plugin's other lines, a parenthesis (a digest count line), a square bracket (a timed
+// digest line) or a dash (an item); " → " joins a digest question to its answer, so a name writes an arrow "->".
 const COLON_LIKE = /[:\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3]/g;
-const OPENING_PARENTHESES = /^[\s(\uFF08\uFE59\u207D\u208D]+/;
-const NEEDS_CLEANING = /[:\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3(\uFF08\uFE59\u207D\u208D\s→]/;
+const OPENING_MARKS = /^[\s(\uFF08\uFE59\u207D\u208D[\uFF3B\-\u2010-\u2015\u2212\uFE63\uFF0D]+/;
+const NEEDS_CLEANING = /[:\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3(\uFF08\uFE59\u207D\u208D\s→]|^[[\uFF3B\-\u2010-\u2015\u2212\uFE63\uFF0D]/;
 
 /**
  * Letters drawn alike, folded to one Latin letter: other scripts' lookalikes, and i, 1 and | as l, 0 as o (NFKD has
@@ -88,11 +89,11 @@ export class PersonaNames {
 	}
 }
 
-/** A stored name as a speaker label shows it: on one line, with no colon, no opening parenthesis and no arrow. */
+/** A stored name as a speaker label shows it: on one line, with no colon, no opening parenthesis, bracket or dash, and no arrow. */
 export function displayName(name: string): string {
 	const flat = flattenForContext(name);
 	if (!NEEDS_CLEANING.test(flat)) return flat;
-	return flat.replace(COLON_LIKE, ' ').replace(/→/g, '->').replace(OPENING_PARENTHESES, '').replace(/\s+/g, ' ').trim();
+	return flat.replace(COLON_LIKE, ' ').replace(/→/g, '->').replace(OPENING_MARKS, '').replace(/\s+/g, ' ').trim();
 }
 
 /**

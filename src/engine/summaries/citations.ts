@@ -1,4 +1,4 @@
-import { dayLabel, messageLine } from '../format/lines';
+import { dayLabel, messageLine, timeLabel } from '../format/lines';
 import { PersonaNames } from '../format/speakers';
 import type { StoredMessage } from '../schemas';
 
@@ -55,7 +55,7 @@ export function summaryPrompt(sources: readonly SummarySource[], maxLength: numb
 	const personas = PersonaNames.of(sources.map((source) => source.message));
 	const lines = sources.map((source) => {
 		const label = source.ids.length === 1 ? `[id ${source.ids[0]}]` : `[ids ${source.ids.join(', ')}]`;
-		return `${label} ${dayLabel(source.message.ts)} ${messageLine(source.message, personas)}`;
+		return `${label} ${dayLabel(source.message.ts)} [${timeLabel(source.message.ts)}] ${messageLine(source.message, personas)}`;
 	});
 	return [
 		{ role: 'system', content: system },

@@ -8,14 +8,17 @@ import {
 	rankOf,
 	type Speaker,
 	SPEAKER,
+	SPECIFIC,
 	STRIDE,
 	TERMS_START,
 	TEXT_LENGTH,
-	UNCOUNTED
+	UNCOUNTED,
+	WORD_MASK,
+	wordMask
 } from './columns';
 import { grown, PostingBlocks } from './PostingBlocks';
-import { AROUND_WINDOW } from './ranking';
-import { analyse, surroundingTokens } from './terms';
+import { AROUND_WINDOW, namesOrCounts } from './ranking';
+import { analyse, lineWords, surroundingTokens } from './terms';
 
 /** What a message's id and text strings cost beyond their characters, with their slots in the index. */
 const MESSAGE_BYTES = 72;
@@ -45,6 +48,8 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	const { tokens, terms } = analyse(message.text, 0);
 	const name = message.authorName ? analyse(message.authorName, 1) : null;
 	stats[base + TEXT_LENGTH] = tokens.size;
+	stats[base + SPECIFIC] = namesOrCounts(message.text) ? 1 : 0;
+	stats[base + WORD_MASK] = wordMask(lineWords(tokens));
 	index.textTotal += tokens.size;
 	stats[base + NAME_LENGTH] = name?.tokens.size ?? 0;
 	index.nameTotal += name?.tokens.size ?? 0;

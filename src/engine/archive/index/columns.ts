@@ -3,7 +3,8 @@ import type { PostingBlocks } from './PostingBlocks';
 
 /**
  * Per message, in {@link IndexColumns.stats}: distinct raw tokens of its text, of its surroundings, of its author's
- * name; tokens of its line; where its terms start; who wrote it (its speaker's number).
+ * name; tokens of its line; where its terms start; who wrote it (its speaker's number); 1 when its text names something
+ * or holds a number (`namesOrCounts`, ranking.ts), else 0; its words' mask (see {@link wordMask}).
  */
 export const TEXT_LENGTH = 0;
 export const AROUND_LENGTH = 1;
@@ -11,9 +12,22 @@ export const NAME_LENGTH = 2;
 export const LINE_TOKENS = 3;
 export const TERMS_START = 4;
 export const SPEAKER = 5;
-export const STRIDE = 6;
+export const SPECIFIC = 6;
+export const WORD_MASK = 7;
+export const STRIDE = 8;
 /** A line's tokens not counted yet. */
 export const UNCOUNTED = -1;
+
+/**
+ * A text's words (their keys, see `lineWords` in terms.ts) as one bit each of 32: two texts of nearly the same words have nearly the same
+ * masks, so comparing masks finds the few pairs of lines worth comparing word by word.
+ */
+export function wordMask(keys: Iterable<number>): number {
+	let mask = 0;
+	// The top bits of a multiplicative mix: any bits of the keys would do, but these spread short words best.
+	for (const key of keys) mask |= 1 << (Math.imul(key, 0x9e3779b1) >>> 27);
+	return mask;
+}
 
 /** A message's fields besides its id, text and time: few in a channel, so kept once each. */
 export type Speaker = Pick<StoredMessage, 'role' | 'authorId' | 'authorName' | 'personaId'>;

@@ -1,4 +1,4 @@
-import { AROUND_LENGTH, type IndexColumns, NAME_LENGTH, STRIDE, TERMS_START, TEXT_LENGTH } from './columns';
+import { AROUND_LENGTH, type IndexColumns, NAME_LENGTH, SPECIFIC, STRIDE, TERMS_START, TEXT_LENGTH } from './columns';
 import {
 	AROUND_BOOST,
 	AROUND_WINDOW,
@@ -11,7 +11,8 @@ import {
 	idf,
 	MAX_POSTINGS_READ,
 	MAX_QUERY_WORDS,
-	SPEAKER_NAME_SHARE
+	SPEAKER_NAME_SHARE,
+	SPECIFIC_BOOST
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
 import { termCounts, tokenize } from './terms';
@@ -85,11 +86,13 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 			}
 		}
 	}
-	// As MiniSearch ranks: a message matching more of the query's terms counts that many times.
+	// As MiniSearch ranks: a message matching more of the query's terms counts that many times; one naming something or
+	// holding a number counts a little more (SPECIFIC_BOOST).
 	const { finals, picked } = scratch(total);
 	for (let slot = 0; slot < touchedCount; slot++) {
 		const at = touched[slot]!;
-		finals[slot] = times[at]! >= since ? scores[at]! * matched[at]! : Number.NEGATIVE_INFINITY;
+		const specific = stats[STRIDE * at + SPECIFIC] === 1 ? 1 + SPECIFIC_BOOST : 1;
+		finals[slot] = times[at]! >= since ? scores[at]! * matched[at]! * specific : Number.NEGATIVE_INFINITY;
 		scores[at] = 0;
 		matched[at] = 0;
 		lastTerm[at] = 0;

@@ -74,6 +74,19 @@ export function termCounts(tokens: readonly string[], field: 0 | 1): Map<number,
 	return terms;
 }
 
+/**
+ * The words two short lines are compared by (see context/RepeatedLines.ts), as keys: their terms, and single digits,
+ * which are no term but tell `4 weeks off` from `8 weeks off`.
+ */
+export function lineWords(tokens: Iterable<string>): Set<number> {
+	const words = new Set<number>();
+	for (const token of tokens) {
+		const term = processTerm(token) ?? (token.length === 1 && token >= '0' && token <= '9' ? token : null);
+		if (term !== null) words.add(termKey(term));
+	}
+	return words;
+}
+
 /** Distinct raw tokens of the messages around `at` (the newest of `recent` being `newest`), among those up to `newest`. */
 export function surroundingTokens(recent: readonly Set<string>[], at: number, newest: number): number {
 	const union = new Set<string>();
