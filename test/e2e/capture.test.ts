@@ -80,8 +80,8 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			const { exchange } = await converse(ALICE.id, GENERAL, 'what is my cat called?');
 
 			const recent = exchange.context.blocks.find((block) => block.tier === 'recent');
-			expect(recent?.text).toMatch(/\] alice: my cat is called Pixel\n/);
-			expect(recent?.text).toMatch(/\] Sol: noted "my cat is called Pixel"/);
+			expect(recent?.text).toMatch(/^alice: my cat is called Pixel$/m);
+			expect(recent?.text).toMatch(/^Sol: noted "my cat is called Pixel"$/m);
 			expect(exchange.context.text).not.toContain('what is my cat called?');
 		});
 
