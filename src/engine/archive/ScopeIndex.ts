@@ -6,7 +6,8 @@ import { PersonaNames } from '../format/speakers';
 import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED, WORD_MASK } from './index/columns';
 import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
-import { SCANNED_INDEX_MAX } from './index/ranking';
+import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
+import { tokenize } from './index/terms';
 
 export type { PlaceHit } from './index/rank';
 
@@ -47,11 +48,6 @@ export class ScopeIndex implements IndexColumns {
 	public aroundTotal = 0;
 	public nameTotal = 0;
 	public messageBytes = 0;
-	/**
-	 * Raw tokens of the newest messages, whose surroundings are not complete yet. Kept between adds: long messages are added
-	 * one at a time (see IndexCache), and splitting the four before each again took a fifth of the indexing time.
-	 */
-	private recentTokens: Set<string>[] = [];
 
 	/** `scannedUpTo`: messages up to which queries scan each message's terms (see {@link SCANNED_INDEX_MAX}). */
 	public constructor(public readonly scannedUpTo = SCANNED_INDEX_MAX) {}
@@ -71,9 +67,10 @@ export class ScopeIndex implements IndexColumns {
 
 	/** Adds messages in archive order; a message already indexed is skipped. */
 	public add(messages: readonly StoredMessage[]): void {
+		const recent = recentTokensOf(this);
 		for (const message of messages) {
 			if (this.placeOf(message.id) !== undefined) continue;
-			appendMessage(this, message, this.recentTokens);
+			appendMessage(this, message, recent);
 		}
 	}
 
@@ -99,7 +96,7 @@ export class ScopeIndex implements IndexColumns {
 		this.aroundTotal = 0;
 		this.nameTotal = 0;
 		this.messageBytes = 0;
-		this.recentTokens = [];
+		if (lastAdded?.index === this) lastAdded = null;
 		this.add(kept);
 	}
 
@@ -178,4 +175,16 @@ export class ScopeIndex implements IndexColumns {
 	public speakerAt(at: number): Speaker {
 		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
+}
+
+/**
+ * Raw tokens of the newest messages of the index added to last, whose surroundings are not complete yet. Kept between
+ * adds: long messages are added one at a time (see IndexCache), and splitting the four before each again took a fifth of
+ * the indexing time. One index's alone, since 10,000 channels' would take some 20 MiB.
+ */
+let lastAdded: { index: ScopeIndex; tokens: Set<string>[] } | null = null;
+
+function recentTokensOf(index: ScopeIndex): Set<string>[] {
+	if (lastAdded?.index !== index) lastAdded = { index, tokens: index.texts.slice(-2 * AROUND_WINDOW).map((text) => new Set(tokenize(text))) };
+	return lastAdded.tokens;
 }
