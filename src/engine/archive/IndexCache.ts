@@ -3,6 +3,7 @@ import type { ArchiveHead, StoredMessage } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
+import { SCANNED_INDEX_MAX } from './index/ranking';
 import { Slices, STEP_CHARS, STEP_MESSAGES, steps } from './IndexSlices';
 import type { ReplyCalls } from '../ReplyCalls';
 
@@ -201,7 +202,7 @@ export class IndexCache {
 			let kept = 0;
 			for (let chars = 0; kept < chunks.length && (kept === 0 || chars < FIRST_CHARS); kept++) chars += textLength(chunks.at(-1 - kept));
 			const from = head.chunks - kept;
-			const index = new ScopeIndex();
+			const index = indexFor(head);
 			const slices = new Slices();
 			for (const chunk of chunks.slice(-kept)) if (chunk) await slices.index(index, chunk);
 			const current = load();
@@ -232,7 +233,7 @@ export class IndexCache {
 		const current = () => this.cached.peek(scopeKey) === entry;
 		const from = Math.max(first, entry.head.chunks - Math.floor(room / perChunk));
 		if (!current() || from >= upTo) return;
-		const index = new ScopeIndex();
+		const index = indexFor(entry.head);
 		const slices = this.backgroundSlices();
 		for (let at = from; at < upTo; at += CHUNKS_PER_READ) {
 			await slices.yield();
@@ -276,6 +277,15 @@ export class IndexCache {
 		// A load that fails leaves the index it would replace served; the next removal or restart loads again.
 		this.background = this.background.then(task).catch(() => undefined);
 	}
+}
+
+/**
+ * An empty index for an archive whose head is `head`: one that will hold more than {@link SCANNED_INDEX_MAX} messages keeps
+ * postings from the start, since turning a few hundred messages' scanned terms into postings at once (some 8 ms for long
+ * messages) would hold the event loop in a single step.
+ */
+function indexFor(head: ArchiveHead): ScopeIndex {
+	return head.count > SCANNED_INDEX_MAX ? new ScopeIndex(0) : new ScopeIndex();
 }
 
 /** Heads of the same archive state: the same messages appended, nothing removed since. */
