@@ -171,13 +171,17 @@ export class IndexCache {
 	/** Indexes what `entry` waits for, a step at a time, yielding between slices. */
 	private async drain(scopeKey: string, entry: CachedIndex): Promise<void> {
 		const slices = this.backgroundSlices();
-		// The first slice waits too: a drain is queued from within the recordTurn or buildContext that appended or opened.
-		await slices.yield();
-		while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
-			this.indexStep(scopeKey, entry, false);
-			await slices.pause();
+		try {
+			// The first slice waits too: a drain is queued from within the recordTurn or buildContext that appended or opened.
+			await slices.yield();
+			while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
+				this.indexStep(scopeKey, entry, false);
+				await slices.pause();
+			}
+		} finally {
+			// A drain that failed leaves the rest to the next append or context, which queue another.
+			entry.draining = false;
 		}
-		entry.draining = false;
 	}
 
 	/** Replaces an index grown past its share by one of the archive's newest part ({@link TRIMMED_SHARE} of the share). */
