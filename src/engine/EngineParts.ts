@@ -19,6 +19,7 @@ import { SettingsRepository } from './privacy/SettingsRepository';
 import { EngineStats } from './stats/EngineStats';
 import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';
+import { isCheckpointableLog, LogCheckpoints } from './store/LogCheckpoints';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
 import { Sealer } from './store/Sealer';
@@ -51,6 +52,8 @@ export class EngineParts {
 	public readonly account: AccountParts;
 	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
 	public readonly rewrites: FileRewrites;
+	/** Null unless the store is an SQLite file of the default driver. */
+	private readonly logCheckpoints: LogCheckpoints | null;
 	private readonly logger: MemoryLogger;
 
 	public constructor(
@@ -116,6 +119,11 @@ export class EngineParts {
 		this.logger = logger;
 		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
 		this.rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
+		this.logCheckpoints = isCheckpointableLog(store.keyv.store)
+			? new LogCheckpoints(store.keyv.store, this.replyCalls, (error) => {
+					if (!isOutage(error)) logger.error('[memory] checkpointing the SQLite write-ahead log failed:', error);
+				})
+			: null;
 	}
 
 	/**
@@ -153,6 +161,7 @@ export class EngineParts {
 		this.ledger.authors.stop();
 		await this.registry.settled();
 		await this.rewrites.close().catch((error: unknown) => this.logger.error('[memory] rewriting the SQLite file failed:', error));
+		await this.logCheckpoints?.stop();
 		await this.store.close();
 	}
 

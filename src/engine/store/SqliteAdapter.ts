@@ -58,6 +58,9 @@ export class SqliteAdapter extends EventEmitter {
 		this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 		// Erasure must not leave deleted text readable in the file's free pages.
 		this.db.pragma('secure_delete = ON');
+		// The log is checkpointed between replies (LogCheckpoints); SQLite's own checkpoint, in the commit that fills the log,
+		// stays for a log that grows past 64 MiB (16,384 pages) regardless.
+		this.db.pragma('wal_autocheckpoint = 16384');
 		this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key VARCHAR(255) PRIMARY KEY, value TEXT)`);
 		this.statements = {
 			get: this.db.prepare(`SELECT value FROM ${table} WHERE key = ?`),
@@ -139,6 +142,14 @@ export class SqliteAdapter extends EventEmitter {
 	public async checkpoint(): Promise<void> {
 		await this.enqueue(() => undefined);
 		this.db.pragma('wal_checkpoint(TRUNCATE)');
+	}
+
+	/**
+	 * Copies what the write-ahead log holds into the database, without waiting for a writer or a reader (`PASSIVE`); the
+	 * log is reused from its start once all of it was copied. See LogCheckpoints.
+	 */
+	public checkpointLog(): void {
+		this.db.pragma('wal_checkpoint(PASSIVE)');
 	}
 
 	/**
