@@ -29,28 +29,35 @@ const MAX_WAIT_MS = 50;
 export class LogCheckpoints {
 	private timer: NodeJS.Timeout | null = null;
 	private running: Promise<void> = Promise.resolve();
+	private stopped = false;
 
 	public constructor(
 		private readonly log: CheckpointableLog,
 		private readonly replyCalls: ReplyCalls,
 		private readonly onError: (error: unknown) => void
 	) {
-		this.timer = setInterval(() => {
-			this.running = this.running.then(() => this.checkpoint());
+		this.next();
+	}
+
+	/** Stops, once a checkpoint running has ended. */
+	public async stop(): Promise<void> {
+		this.stopped = true;
+		if (this.timer) clearTimeout(this.timer);
+		await this.running;
+	}
+
+	/** The next checkpoint, {@link EVERY_MS} after the last one ended (one never overlaps the next). */
+	private next(): void {
+		if (this.stopped) return;
+		this.timer = setTimeout(() => {
+			this.running = this.checkpoint().finally(() => this.next());
 		}, EVERY_MS);
 		this.timer.unref();
 	}
 
-	/** Stops the timer, once a checkpoint running has ended. */
-	public async stop(): Promise<void> {
-		if (this.timer) clearInterval(this.timer);
-		this.timer = null;
-		await this.running;
-	}
-
 	private async checkpoint(): Promise<void> {
 		await this.replyCalls.quiet(MAX_WAIT_MS);
-		if (!this.timer) return;
+		if (this.stopped) return;
 		try {
 			this.log.checkpointLog();
 		} catch (error) {

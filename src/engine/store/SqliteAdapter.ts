@@ -46,6 +46,8 @@ export class SqliteAdapter extends EventEmitter {
 	/** Writes waiting for the next commit, in call order. */
 	private queue: { write: () => unknown; resolve: (result: unknown) => void; reject: (error: unknown) => void }[] = [];
 	private readonly commitQueue: () => void;
+	/** Whether a commit landed since the log was last checkpointed (see {@link checkpointLog}). */
+	private logWritten = false;
 
 	public constructor(path: string, options: SqliteAdapterOptions = {}) {
 		super();
@@ -81,6 +83,7 @@ export class SqliteAdapter extends EventEmitter {
 			let results: unknown[];
 			try {
 				results = commit(writes);
+				this.logWritten = true;
 			} catch (error) {
 				for (const { reject } of writes) reject(error);
 				return;
@@ -149,6 +152,9 @@ export class SqliteAdapter extends EventEmitter {
 	 * log is reused from its start once all of it was copied. See LogCheckpoints.
 	 */
 	public checkpointLog(): void {
+		// Nothing written since the last one: nothing to copy (a log another process wrote is that process's to copy).
+		if (!this.logWritten || !this.db.open) return;
+		this.logWritten = false;
 		this.db.pragma('wal_checkpoint(PASSIVE)');
 	}
 
