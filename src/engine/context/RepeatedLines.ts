@@ -1,7 +1,5 @@
+import { REPEATED_LINE_MAX_CHARS } from '../archive/index/columns';
 import { lineWords, tokenize } from '../archive/index/terms';
-
-/** Lines said again are short ("Hey you. Long day?"); longer ones are taken as said once, and not compared. */
-const REPEATED_LINE_MAX_CHARS = 80;
 /**
  * A short line whose words (stemmed, stop words out, digits in) are at least this share of the words of a line already offered
  * and its own together (Jaccard) says it again: `random but made a big pot of soup 🙃` after `made a big pot of soup`.

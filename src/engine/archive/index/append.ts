@@ -6,6 +6,7 @@ import {
 	LINE_TOKENS,
 	NAME_LENGTH,
 	rankOf,
+	REPEATED_LINE_MAX_CHARS,
 	type Speaker,
 	SPEAKER,
 	SPECIFIC,
@@ -49,7 +50,8 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	const name = message.authorName ? analyse(message.authorName, 1) : null;
 	stats[base + TEXT_LENGTH] = tokens.size;
 	stats[base + SPECIFIC] = namesOrCounts(message.text) ? 1 : 0;
-	stats[base + WORD_MASK] = wordMask(lineWords(tokens));
+	// Only a short line is compared with others (context/RepeatedLines.ts): a long one's words are not read twice.
+	stats[base + WORD_MASK] = message.text.length <= REPEATED_LINE_MAX_CHARS ? wordMask(lineWords(tokens)) : 0;
 	index.textTotal += tokens.size;
 	stats[base + NAME_LENGTH] = name?.tokens.size ?? 0;
 	index.nameTotal += name?.tokens.size ?? 0;

@@ -4,7 +4,8 @@ import type { PostingBlocks } from './PostingBlocks';
 /**
  * Per message, in {@link IndexColumns.stats}: distinct raw tokens of its text, of its surroundings, of its author's
  * name; tokens of its line; where its terms start; who wrote it (its speaker's number); 1 when its text names something
- * or holds a number (`namesOrCounts`, ranking.ts), else 0; its words' mask (see {@link wordMask}).
+ * or holds a number (`namesOrCounts`, ranking.ts), else 0; its words' mask (see {@link wordMask}; 0 past
+ * {@link REPEATED_LINE_MAX_CHARS}).
  */
 export const TEXT_LENGTH = 0;
 export const AROUND_LENGTH = 1;
@@ -17,6 +18,9 @@ export const WORD_MASK = 7;
 export const STRIDE = 8;
 /** A line's tokens not counted yet. */
 export const UNCOUNTED = -1;
+
+/** Lines said again are short ("Hey you. Long day?"); longer ones are taken as said once, and get no mask. */
+export const REPEATED_LINE_MAX_CHARS = 80;
 
 /**
  * A text's words (their keys, see `lineWords` in terms.ts) as one bit each of 32: two texts of nearly the same words have nearly the same
