@@ -3,6 +3,7 @@ import type { ChannelArchives } from './ChannelArchives';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';
 import { IndexCache } from './IndexCache';
+import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
 import type { MemoryStore } from '../store/MemoryStore';
@@ -15,11 +16,6 @@ export const ARCHIVE_CHUNK_SIZE = 64;
  * characters of CJK would be some 800 kB that every append to the chunk writes again.
  */
 export const ARCHIVE_CHUNK_CHARS = 16_000;
-
-/** Characters of text in `messages`. */
-function textChars(messages: readonly StoredMessage[]): number {
-	return messages.reduce((chars, message) => chars + message.text.length, 0);
-}
 
 /** `messages` in order, as chunks: each filled until it is full (see {@link ARCHIVE_CHUNK_SIZE}), the first starting as `start`. */
 export function intoChunks(messages: readonly StoredMessage[], start: readonly StoredMessage[] = []): StoredMessage[][] {

@@ -4,7 +4,7 @@ import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
 import { SCANNED_INDEX_MAX } from './index/ranking';
-import { Slices, STEP_CHARS, STEP_MESSAGES, steps } from './IndexSlices';
+import { Slices, STEP_CHARS, STEP_MESSAGES, steps, textChars } from './IndexSlices';
 import type { ReplyCalls } from '../ReplyCalls';
 
 /** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
@@ -204,7 +204,7 @@ export class IndexCache {
 			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, Math.max(first, head.chunks - FIRST_CHUNKS), head.chunks));
 			// The newest chunks within the characters a first context waits for (the newest one whatever its size).
 			let kept = 0;
-			for (let chars = 0; kept < chunks.length && (kept === 0 || chars < FIRST_CHARS); kept++) chars += textLength(chunks.at(-1 - kept));
+			for (let chars = 0; kept < chunks.length && (kept === 0 || chars < FIRST_CHARS); kept++) chars += textChars(chunks.at(-1 - kept) ?? []);
 			const from = head.chunks - kept;
 			const index = indexFor(head);
 			const slices = new Slices();
@@ -299,9 +299,4 @@ function sameHead(a: ArchiveHead, b: ArchiveHead): boolean {
 
 function chunkKeys(scopeKey: string, from: number, to: number): string[] {
 	return Array.from({ length: Math.max(0, to - from) }, (_, offset) => Keys.archiveChunk(scopeKey, from + offset));
-}
-
-/** Characters of text a chunk holds. */
-function textLength(chunk: readonly StoredMessage[] | undefined): number {
-	return chunk?.reduce((chars, message) => chars + message.text.length, 0) ?? 0;
 }

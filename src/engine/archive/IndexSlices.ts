@@ -16,6 +16,11 @@ export const STEP_CHARS = 4_000;
  */
 export const SLICE_MS = 4;
 
+/** Characters of text in `messages`. */
+export function textChars(messages: readonly StoredMessage[]): number {
+	return messages.reduce((chars, message) => chars + message.text.length, 0);
+}
+
 /**
  * `messages` in steps of {@link STEP_MESSAGES}, or fewer that hold `maxChars` characters; a message longer than that is a
  * step alone, or, when `longAlone` is false, ends the steps.

@@ -72,7 +72,7 @@ export function boundedTokenCount(text: string, limit = Number.POSITIVE_INFINITY
 		const pieceCount = Math.abs(counted);
 		if (tokens + pieceCount > limit) {
 			// A piece counted as its bytes fits in part: as many of its characters as their bytes allow.
-			const fits = match.index + (Math.abs(counted) === Buffer.byteLength(piece) ? charsWithin(piece, limit - tokens) : 0);
+			const fits = match.index + (pieceCount === Buffer.byteLength(piece) ? charsWithin(piece, limit - tokens) : 0);
 			return { tokens: tokens + pieceCount, settled, fits };
 		}
 		tokens += pieceCount;

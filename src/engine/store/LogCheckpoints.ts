@@ -12,8 +12,8 @@ export function isCheckpointableLog(adapter: unknown): adapter is Checkpointable
 
 /**
  * How often the log is checkpointed: what 50 ms of writes added to it is copied at once (a turn of fifty long messages
- * every few milliseconds makes that some 3 MB, 6 to 8 ms; at 250 ms it was 15 MB and 36 ms). On a log with nothing new,
- * a checkpoint reads its header and returns.
+ * every few milliseconds makes that some 3 MB, 6 to 8 ms; at 250 ms it was 15 MB and 36 ms). When nothing was written
+ * since the last one, the adapter does nothing (SqliteAdapter.checkpointLog).
  */
 const EVERY_MS = 50;
 /** A checkpoint waits for a moment no reply's call runs, this long at most. */
