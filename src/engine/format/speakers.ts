@@ -9,9 +9,13 @@ const NAMELESS_PERSONA = 'persona';
 // A speaker label ends at the first ": " of its line, and a message line opens with it: a name holds no colon, and opens
 // with none of the marks that open the plugin's other lines, a parenthesis (a digest count line), a square bracket (a timed
 // digest line) or a dash (an item); " → " joins a digest question to its answer, so a name writes an arrow "->".
-const COLON_LIKE = /[:\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3]/g;
-const OPENING_MARKS = /^[\s(\uFF08\uFE59\u207D\u208D[\uFF3B\-\u2010-\u2015\u2212\uFE63\uFF0D]+/;
-const NEEDS_CLEANING = /[:\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3(\uFF08\uFE59\u207D\u208D\s→]|^[[\uFF3B\-\u2010-\u2015\u2212\uFE63\uFF0D]/;
+// Each set of marks is written once (a character class's contents), and the three patterns are made of them.
+const COLONS = ':\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3';
+const PARENTHESES = '(\uFF08\uFE59\u207D\u208D';
+const BRACKETS_AND_DASHES = '\\[\uFF3B\\-\u2010-\u2015\u2212\uFE63\uFF0D';
+const COLON_LIKE = new RegExp(`[${COLONS}]`, 'g');
+const OPENING_MARKS = new RegExp(`^[\\s${PARENTHESES}${BRACKETS_AND_DASHES}]+`);
+const NEEDS_CLEANING = new RegExp(`[${COLONS}${PARENTHESES}\\s→]|^[${BRACKETS_AND_DASHES}]`);
 
 /**
  * Letters drawn alike, folded to one Latin letter: other scripts' lookalikes, and i, 1 and | as l, 0 as o (NFKD has
