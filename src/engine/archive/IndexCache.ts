@@ -4,7 +4,7 @@ import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
 import { ScopeIndex } from './ScopeIndex';
 import { SCANNED_INDEX_MAX } from './index/ranking';
-import { Slices, STEP_CHARS, STEP_MESSAGES, steps, textChars } from './IndexSlices';
+import { Slices, STEP, textChars } from './IndexSlices';
 import type { ReplyCalls } from '../ReplyCalls';
 
 /** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
@@ -13,11 +13,6 @@ export const FIRST_CHUNKS = 8;
 const FIRST_CHARS = 32_000;
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
-/**
- * Characters a step taken within a call (an append, a context) indexes at most: a turn of chat is searchable at once,
- * while a long message (4,000 characters of words take some 3 ms to index) waits for the background.
- */
-const IN_CALL_STEP_CHARS = 1_000;
 /** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
 const MAX_BACKGROUND_WAIT_MS = 50;
 /** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
@@ -148,15 +143,10 @@ export class IndexCache {
 		} while (tail !== this.background);
 	}
 
-	/**
-	 * Indexes one step of the messages `entry` waits for (within a call, a short one: see {@link IN_CALL_STEP_CHARS}), queues
-	 * the rest, and queues a trim once the index outgrew its share.
-	 */
-	private indexStep(scopeKey: string, entry: CachedIndex, inCall = true): void {
+	/** Indexes one step of the messages `entry` waits for, queues the rest, and queues a trim once the index outgrew its share. */
+	private indexStep(scopeKey: string, entry: CachedIndex): void {
 		if (entry.pending.length === 0) return;
-		const [step = []] = inCall ? steps(entry.pending, IN_CALL_STEP_CHARS, false) : steps(entry.pending);
-		entry.index.add(step);
-		entry.pending.splice(0, step.length);
+		entry.pending.splice(0, entry.index.add(entry.pending, STEP));
 		this.cached.set(scopeKey, entry);
 		if (entry.pending.length > 0 && !entry.draining) {
 			entry.draining = true;
@@ -175,7 +165,7 @@ export class IndexCache {
 			// The first slice waits too: a drain is queued from within the recordTurn or buildContext that appended or opened.
 			await slices.yield();
 			while (entry.pending.length > 0 && this.cached.peek(scopeKey) === entry) {
-				this.indexStep(scopeKey, entry, false);
+				this.indexStep(scopeKey, entry);
 				await slices.pause();
 			}
 		} finally {
@@ -250,12 +240,9 @@ export class IndexCache {
 		let at = copyFrom;
 		while (at < entry.index.size) {
 			if (!current()) return;
-			const step: StoredMessage[] = [];
-			for (let chars = 0; at < entry.index.size && step.length < STEP_MESSAGES && chars < STEP_CHARS; at++) {
-				step.push(entry.index.messageAt(at));
-				chars += step.at(-1)!.text.length;
-			}
-			index.add(step);
+			const next: StoredMessage[] = [];
+			for (let place = at; place < Math.min(entry.index.size, at + STEP.messages); place++) next.push(entry.index.messageAt(place));
+			at += index.add(next, STEP);
 			if (at < entry.index.size) await slices.pause();
 		}
 		if (!current()) return;

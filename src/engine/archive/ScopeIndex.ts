@@ -7,7 +7,8 @@ import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE,
 import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
-import { tokenize } from './index/terms';
+import { TextAnalysis, tokenize } from './index/terms';
+import type { StepSize } from './IndexSlices';
 
 export type { PlaceHit } from './index/rank';
 
@@ -48,6 +49,8 @@ export class ScopeIndex implements IndexColumns {
 	public aroundTotal = 0;
 	public nameTotal = 0;
 	public messageBytes = 0;
+	/** The message a step began to read and has not added yet, and what it read of it. */
+	private reading: { id: string; text: TextAnalysis } | null = null;
 
 	/** `scannedUpTo`: messages up to which queries scan each message's terms (see {@link SCANNED_INDEX_MAX}). */
 	public constructor(public readonly scannedUpTo = SCANNED_INDEX_MAX) {}
@@ -65,13 +68,31 @@ export class ScopeIndex implements IndexColumns {
 		return 1_500 + arrays + speakers + this.messageBytes;
 	}
 
-	/** Adds messages in archive order; a message already indexed is skipped. */
-	public add(messages: readonly StoredMessage[]): void {
+	/**
+	 * Adds messages in archive order, a message already indexed being skipped: all of them, or as many from the first as
+	 * one `step` reads. A message longer than a step is read over several (the index keeps what it read of it) and added by
+	 * the one that ends it. Returns how many messages it added or skipped.
+	 */
+	public add(messages: readonly StoredMessage[], step: StepSize = WHOLE): number {
 		const recent = recentTokensOf(this);
+		let room = step.chars;
+		let done = 0;
 		for (const message of messages) {
-			if (this.placeOf(message.id) !== undefined) continue;
-			appendMessage(this, message, recent);
+			if (done === step.messages || room <= 0) break;
+			if (this.placeOf(message.id) === undefined) {
+				const { reading } = this;
+				const text = reading?.id === message.id && reading.text.text === message.text ? reading.text : new TextAnalysis(message.text, 0);
+				room -= text.advance(room);
+				if (!text.done) {
+					this.reading = { id: message.id, text };
+					break;
+				}
+				this.reading = null;
+				appendMessage(this, message, recent, text);
+			}
+			done++;
 		}
+		return done;
 	}
 
 	/**
@@ -96,6 +117,7 @@ export class ScopeIndex implements IndexColumns {
 		this.aroundTotal = 0;
 		this.nameTotal = 0;
 		this.messageBytes = 0;
+		this.reading = null;
 		if (lastAdded?.index === this) lastAdded = null;
 		this.add(kept);
 	}
@@ -176,6 +198,8 @@ export class ScopeIndex implements IndexColumns {
 		return this.speakers[this.stats[STRIDE * at + SPEAKER]!]!;
 	}
 }
+
+const WHOLE: StepSize = { messages: Number.POSITIVE_INFINITY, chars: Number.POSITIVE_INFINITY };
 
 /**
  * Raw tokens of the newest messages of the index added to last, whose surroundings are not complete yet. Kept between

@@ -19,7 +19,7 @@ import {
 } from './columns';
 import { grown, PostingBlocks } from './PostingBlocks';
 import { AROUND_WINDOW, namesOrCounts } from './ranking';
-import { analyse, lineWords, surroundingTokens } from './terms';
+import { analyse, lineWords, surroundingTokens, type TextAnalysis } from './terms';
 
 /** What a message's id and text strings cost beyond their characters, with their slots in the index. */
 const MESSAGE_BYTES = 72;
@@ -29,9 +29,15 @@ const SCANNED_SPEAKERS = 32;
 /**
  * Appends one message to the index's columns: its id, text, time and speaker, its figures, its terms (scanned
  * pairs, or postings past the index's scanned size) and the surroundings of the messages around it. `recent`
- * holds the raw tokens of the messages before it whose surroundings are not complete yet; this one's are added.
+ * holds the raw tokens of the messages before it whose surroundings are not complete yet; this one's are added. `text` is
+ * the analysis of its text, when it was read beforehand (see ScopeIndex.add).
  */
-export function appendMessage(index: IndexColumns, message: StoredMessage, recent: Set<string>[]): void {
+export function appendMessage(
+	index: IndexColumns,
+	message: StoredMessage,
+	recent: Set<string>[],
+	text: TextAnalysis = analyse(message.text, 0)
+): void {
 	const at = index.ids.length;
 	index.ids.push(message.id);
 	index.texts.push(message.text);
@@ -46,7 +52,7 @@ export function appendMessage(index: IndexColumns, message: StoredMessage, recen
 	// fifty long messages, would otherwise make one call encode every message's words at once.
 	stats[base + LINE_TOKENS] = UNCOUNTED;
 
-	const { tokens, terms } = analyse(message.text, 0);
+	const { tokens, terms } = text;
 	const name = message.authorName ? analyse(message.authorName, 1) : null;
 	stats[base + TEXT_LENGTH] = tokens.size;
 	stats[base + SPECIFIC] = namesOrCounts(message.text) ? 1 : 0;

@@ -50,21 +50,62 @@ export function termKey(term: string): number {
 
 /** Splits at white space and punctuation, as MiniSearch's default tokenizer does. */
 const SEPARATORS = /[\n\r\p{Z}\p{P}]+/u;
+/** The first separator at or after `lastIndex`: where a piece of a text may end without cutting a word. */
+const NEXT_SEPARATOR = /[\n\r\p{Z}\p{P}]/gu;
 
 /** A text's raw tokens. */
 export function tokenize(text: string): string[] {
 	return text.split(SEPARATORS).filter((token) => token.length > 0);
 }
 
-/** The distinct raw tokens of a text (what BM25 takes as its length) and its term keys with their counts. */
-export function analyse(text: string, field: 0 | 1): { tokens: Set<string>; terms: Map<number, number> } {
-	const split = tokenize(text);
-	return { tokens: new Set(split), terms: termCounts(split, field) };
+/**
+ * A text's distinct raw tokens (what BM25 takes as its length) and its term keys with their counts, read a piece at a
+ * time: 4,000 characters of words no message held before take some 5 ms to stem, so a long message is read over several
+ * steps of indexing, each of which yields to the event loop (see ScopeIndex.add).
+ */
+export class TextAnalysis {
+	public readonly tokens = new Set<string>();
+	public readonly terms = new Map<number, number>();
+	private read = 0;
+
+	public constructor(
+		public readonly text: string,
+		private readonly field: 0 | 1
+	) {}
+
+	public get done(): boolean {
+		return this.read >= this.text.length;
+	}
+
+	/** Reads some `chars` more characters, on to the end of the word they end in; returns how many it read. */
+	public advance(chars: number): number {
+		const { text, read } = this;
+		let end = text.length;
+		if (read + chars < end) {
+			NEXT_SEPARATOR.lastIndex = read + chars;
+			end = NEXT_SEPARATOR.exec(text)?.index ?? end;
+		}
+		const tokens = tokenize(text.slice(read, end));
+		for (const token of tokens) this.tokens.add(token);
+		countTerms(tokens, this.field, this.terms);
+		this.read = end;
+		return end - read;
+	}
+}
+
+/** A whole text's analysis (see {@link TextAnalysis}). */
+export function analyse(text: string, field: 0 | 1): TextAnalysis {
+	const analysis = new TextAnalysis(text, field);
+	analysis.advance(text.length);
+	return analysis;
 }
 
 /** The term keys of raw tokens, with how often each occurs. */
 export function termCounts(tokens: readonly string[], field: 0 | 1): Map<number, number> {
-	const terms = new Map<number, number>();
+	return countTerms(tokens, field, new Map());
+}
+
+function countTerms(tokens: readonly string[], field: 0 | 1, terms: Map<number, number>): Map<number, number> {
 	for (const token of tokens) {
 		const term = processTerm(token);
 		if (term === null) continue;
