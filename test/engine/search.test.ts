@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { messageLine } from '../../src/engine/format/lines';
 import { PersonaNames } from '../../src/engine/format/speakers';
 import { SCANNED_INDEX_MAX } from '../../src/engine/archive/index/ranking';
+import { STEP } from '../../src/engine/archive/IndexSlices';
 import { ScopeIndex } from '../../src/engine/archive/ScopeIndex';
 import { tokenCount } from '../../src/engine/format/tokens';
 import type { StoredMessage } from '../../src/engine/schemas';
@@ -173,6 +174,43 @@ describe('GIVEN the two ways an index keeps its terms', () => {
 				expect(ranking(uneven, query)).toEqual(ranking(built, query));
 			}
 		}
+	});
+
+	it('THEN a message longer than a step is read over several steps, each of about a step, and then ranks as one added whole', () => {
+		for (const scannedUpTo of [SCANNED_INDEX_MAX, 0]) {
+			const messages = conversation(40, 17);
+			// Two long messages among short ones: 4,000 characters of words and punctuation, each ending in a word of its own.
+			const filler = Array.from({ length: 600 }, (_, at) => `${WORDS[at % WORDS.length]}${at % 9 === 0 ? ',' : ''}`).join(' ');
+			messages[10] = { ...messages[10]!, text: `${filler.slice(0, 3_980)} zeppelin` };
+			messages[25] = { ...messages[25]!, text: `${filler.slice(0, 3_990)} quokka` };
+			const built = new ScopeIndex(scannedUpTo);
+			built.add(messages);
+			const stepped = new ScopeIndex(scannedUpTo);
+			const added: number[] = [];
+			for (let done = 0; done < messages.length; ) {
+				const before = stepped.size;
+				const step = stepped.add(messages.slice(done), STEP);
+				added.push(step);
+				expect(stepped.size - before).toBe(step);
+				done += step;
+			}
+			// The long message waits, unsearchable, until the step that ends it: no step adds it before that.
+			expect(added.filter((step) => step === 0).length).toBeGreaterThanOrEqual(6);
+			expect(stepped.size).toBe(messages.length);
+			for (const query of [...queries, 'zeppelin', 'quokka']) expect(ranking(stepped, query)).toEqual(ranking(built, query));
+			expect(stepped.search('quokka')[0]?.message.id).toBe('m25');
+		}
+	});
+
+	it('THEN a message half read by a step, then changed, is read again from its start', () => {
+		const index = new ScopeIndex();
+		const long = { id: 'long', role: 'user', authorId: 'u1', text: `${'violin '.repeat(500)}harbor`, ts: 1 } as StoredMessage;
+		expect(index.add([long], STEP)).toBe(0);
+		const revised = { ...long, text: `${'garden '.repeat(500)}meadow` };
+		while (index.add([revised], STEP) === 0);
+		expect(index.search('meadow')[0]?.message.id).toBe('long');
+		expect(index.search('violin')).toEqual([]);
+		expect(index.search('harbor')).toEqual([]);
 	});
 
 	it('THEN a hit read by its place gives the fields of the message it made, and the tokens of its line', () => {
