@@ -19,7 +19,7 @@ export const STEP: StepSize = { messages: 16, chars: 1_000 };
  * Indexing yields to the event loop this often, so a reply waiting behind it waits no longer: a slice and a reply's own
  * work may share one turn of the event loop, and together stay well within 20 ms.
  */
-export const SLICE_MS = 4;
+export const SLICE_MS = 2;
 
 /** Characters of text in `messages`. */
 export function textChars(messages: readonly StoredMessage[]): number {
