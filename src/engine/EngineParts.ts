@@ -20,6 +20,7 @@ import { EngineStats } from './stats/EngineStats';
 import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';
 import { isCheckpointableLog, LogCheckpoints } from './store/LogCheckpoints';
+import { keepTokenizerCompiled } from './format/tokens';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
 import { Sealer } from './store/Sealer';
@@ -54,6 +55,7 @@ export class EngineParts {
 	public readonly rewrites: FileRewrites;
 	/** Null unless the store is an SQLite file of the default driver. */
 	private readonly logCheckpoints: LogCheckpoints | null;
+	private readonly stopKeepingTokenizer = keepTokenizerCompiled();
 	private readonly logger: MemoryLogger;
 
 	public constructor(
@@ -162,6 +164,7 @@ export class EngineParts {
 		await this.registry.settled();
 		await this.rewrites.close().catch((error: unknown) => this.logger.error('[memory] rewriting the SQLite file failed:', error));
 		await this.logCheckpoints?.stop();
+		this.stopKeepingTokenizer();
 		await this.store.close();
 	}
 

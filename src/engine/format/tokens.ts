@@ -1,3 +1,4 @@
+import { constants, type NodeGCPerformanceDetail, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { countTokens, setMergeCacheSize } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { LRUCache } from 'lru-cache';
@@ -21,6 +22,12 @@ export const LONG_PIECE_BYTES = 64;
  * meets far fewer new pieces than this; a recent window of made-up words spent 4,096 of it in 11 ms.
  */
 export const EXACT_WORK_PER_TICK = 1024;
+
+/**
+ * o200k's split pattern, one object of our own read with `exec`: `matchAll` copies the pattern at every call, and V8
+ * compiles a copy again once two full garbage collections dropped it from its cache (some 5 ms for this pattern).
+ */
+const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
 
 // A member's "<|endoftext|>" is text to the model, counted as such (by default the tokenizer throws on it).
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
@@ -65,7 +72,8 @@ interface BoundedCount {
 export function boundedTokenCount(text: string, limit = Number.POSITIVE_INFINITY): BoundedCount {
 	let tokens = 0;
 	let settled = true;
-	for (const match of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
+	SPLIT.lastIndex = 0;
+	for (let match = SPLIT.exec(text); match !== null; match = SPLIT.exec(text)) {
 		const [piece] = match;
 		const counted = pieceTokens(piece);
 		if (counted < 0) settled = false;
@@ -107,6 +115,30 @@ function charsWithin(piece: string, bytes: number): number {
 		chars += character.length;
 	}
 	return chars;
+}
+
+const WARM_UP_TEXTS = [
+	"Memory: 12 turns since this conversation's summary was refreshed. Call update_short_term_memory with a short summary.",
+	'2026-11-30 (UTC): Maya: ok sounds good, see you at 6pm on Friday at the harbor — bring 4,200 euros 👍',
+	'Theo (member): 東京で会いましょう! I’ll book it: https://example.com/table?id=42'
+];
+// The first texts counted in a process take far longer than the next ones (the split pattern is compiled, the merges'
+// code run for the first time): a few at start-up, so that the first context after a restart does not pay for them.
+for (const text of WARM_UP_TEXTS) boundedTokenCount(text);
+
+/**
+ * Keeps the tokenizer's split pattern compiled while an engine is open; returns what stops it. gpt-tokenizer copies the
+ * pattern at every count (`matchAll`), and V8 compiles a copy again (some 5 ms) once two full garbage collections passed
+ * without one: in the first context after a restart, or in a quiet bot's next reply. Counting a word after each full
+ * collection keeps the pattern in V8's cache, for the cost of a lookup.
+ */
+export function keepTokenizerCompiled(): () => void {
+	const observer = new PerformanceObserver((list) => {
+		const collections = list.getEntries() as (PerformanceEntry & { detail?: NodeGCPerformanceDetail })[];
+		if (collections.some((entry) => entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) countTokens('Memory', AS_TEXT);
+	});
+	observer.observe({ entryTypes: ['gc'] });
+	return () => observer.disconnect();
 }
 
 /**
