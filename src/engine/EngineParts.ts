@@ -21,6 +21,7 @@ import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';
 import { isCheckpointableLog, LogCheckpoints } from './store/LogCheckpoints';
 import { keepTokenizerCompiled } from './format/tokens';
+import { prepareFirstContext } from './context/firstContext';
 import { MemoryStore } from './store/MemoryStore';
 import { Registry } from './store/Registry';
 import { Sealer } from './store/Sealer';
@@ -187,6 +188,7 @@ export class EngineParts {
 		store.damaged.onDamaged((key, reason) =>
 			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
 		);
+		prepareFirstContext();
 		return new EngineParts(store, config, options.now ?? Date.now, logger);
 	}
 }

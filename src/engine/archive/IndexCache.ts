@@ -199,6 +199,8 @@ export class IndexCache {
 			const index = indexFor(head);
 			const slices = new Slices();
 			for (const chunk of chunks.slice(-kept)) if (chunk) await slices.index(index, chunk);
+			// The context that waits for it goes on in a turn of its own: its own work after the last slice's would be one block.
+			await slices.yield();
 			const current = load();
 			// Forgotten meanwhile (a removal, a close): served once, not kept.
 			if (!current) return index;

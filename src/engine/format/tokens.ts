@@ -33,8 +33,6 @@ const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 // The tokenizer's own cache of merged words (100,000 by default, some 10 MB): a chat's everyday words fit in far fewer.
 setMergeCacheSize(5_000);
-// The tokenizer builds its tables on first use (some 5 ms): at start-up, not in the first reply after a restart.
-countTokens('Memory', AS_TEXT);
 // Each piece's count, which also tells a new piece (work to spend) from a known one.
 const pieces = new LRUCache<string, number>({ max: 20_000 });
 // Lines recur across contexts (the same message in many replies), so their counts are cached too.
@@ -116,15 +114,6 @@ function charsWithin(piece: string, bytes: number): number {
 	}
 	return chars;
 }
-
-const WARM_UP_TEXTS = [
-	"Memory: 12 turns since this conversation's summary was refreshed. Call update_short_term_memory with a short summary.",
-	'2026-11-30 (UTC): Maya: ok sounds good, see you at 6pm on Friday at the harbor — bring 4,200 euros 👍',
-	'Theo (member): 東京で会いましょう! I’ll book it: https://example.com/table?id=42'
-];
-// The first texts counted in a process take far longer than the next ones (the split pattern is compiled, the merges'
-// code run for the first time): a few at start-up, so that the first context after a restart does not pay for them.
-for (const text of WARM_UP_TEXTS) boundedTokenCount(text);
 
 /**
  * Keeps the tokenizer's split pattern compiled while an engine is open; returns what stops it. gpt-tokenizer copies the
