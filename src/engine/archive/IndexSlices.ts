@@ -1,14 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { StoredMessage } from '../schemas';
-import type { ScopeIndex } from './ScopeIndex';
+import type { ScopeIndex, StepSize } from './ScopeIndex';
 
 // How the archive's indexing is cut so that no call, and no slice of background work, holds the event loop long.
-
-/** What one step of indexing reads at most (see ScopeIndex.add). */
-export interface StepSize {
-	messages: number;
-	chars: number;
-}
 
 /**
  * A step reads 16 messages, or fewer holding 1,000 characters (a longer message is read over several steps). Words no

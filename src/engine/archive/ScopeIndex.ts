@@ -8,9 +8,14 @@ import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
 import { TextAnalysis, tokenize } from './index/terms';
-import type { StepSize } from './IndexSlices';
 
 export type { PlaceHit } from './index/rank';
+
+/** What one step of indexing reads at most (see {@link ScopeIndex.add}; the engine's steps are in IndexSlices.ts). */
+export interface StepSize {
+	messages: number;
+	chars: number;
+}
 
 /** A BM25 hit: the message and its score. */
 export interface SearchHit {
