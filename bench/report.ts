@@ -270,7 +270,7 @@ export function renderColdStarts(rows: readonly ColdStartRow[]): string {
 			ms(row.longestBlockMs)
 		]),
 		[
-			'One store per vocabulary with one channel of each size; the engine is closed and opened again before each channel.',
+			'One store per vocabulary with one channel of each size; each channel is then started in a new process, as a bot restarts.',
 			'cold ctx: its first context; the contexts after it while older messages are indexed in the background; then warm ones.',
 			"heap growth: the process's heap and buffers from before the engine opened, after a collection; rss at the end.",
 			'block: the longest the event loop waited (perf_hooks.monitorEventLoopDelay), during the first context and over the whole run.'
