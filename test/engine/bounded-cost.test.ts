@@ -6,7 +6,7 @@
  * at every context; the first context after a restart indexes only the newest few chunks of such messages.
  */
 import Keyv from 'keyv';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ContextRequest, MemoryEngine } from '../../src';
 import { MAX_CONTEXT_TOKEN_BUDGET } from '../../src/engine/schemas/context';
 import { backends, TestClock } from '../support/backends';
@@ -220,4 +220,38 @@ describe('GIVEN a channel of fifty 4,000-character messages AND the engine resta
 		for (const [at, id] of ids.entries()) expect(await timesFound(restarted, at, id), wordOf(at)).toBe(1);
 		await restarted.close();
 	}, 120_000);
+});
+
+describe('GIVEN a context that has held the event loop for a while (SQLite, whose reads do not yield)', () => {
+	const clock = new TestClock();
+	const under = freshEngineEachTest(backends[0]!, clock);
+
+	/** Whether a callback queued right after the context starts runs before the context resolves; and the context. */
+	async function othersRunDuring(request: ContextRequest): Promise<{ ranBetween: boolean; text: string }> {
+		let ranBetween = false;
+		let resolved = false;
+		const pending = under.engine.buildContext(request).finally(() => (resolved = true));
+		setImmediate(() => (ranBetween = !resolved));
+		const { text } = await pending;
+		await new Promise((resolve) => setImmediate(resolve));
+		return { ranBetween, text };
+	}
+
+	it('WHEN each look at the clock finds 10 ms more THEN other work runs between its tiers, and the context is the same', async () => {
+		await warmUp(under.engine, clock);
+		await smallTalk(under.engine, clock);
+		const request = ask({ query: 'small talk' });
+		const still = await othersRunDuring(request);
+		expect(still.ranBetween).toBe(false);
+
+		let now = performance.now();
+		const fast = vi.spyOn(performance, 'now').mockImplementation(() => (now += 10));
+		try {
+			const slow = await othersRunDuring(request);
+			expect(slow.ranBetween).toBe(true);
+			expect(slow.text).toBe(still.text);
+		} finally {
+			fast.mockRestore();
+		}
+	});
 });

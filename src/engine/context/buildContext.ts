@@ -27,6 +27,12 @@ import { relevantBlock } from './relevantTier';
 import { quotedInDigest, summaryBlock } from './summaryTier';
 
 const DAY = 86_400_000;
+/**
+ * A context that has held the event loop this long lets other work run before its next tier: the first context after a
+ * restart runs code V8 has not optimized yet (its tiers took some 15 ms in a new process), and hostile input makes tiers
+ * slow too. An ordinary context takes well under a millisecond and never waits.
+ */
+const HOLD_MS = 6;
 /** The order the blocks are joined in. */
 const TIER_ORDER: readonly ContextTier[] = ['profile', 'nudge', 'summary', 'relevant', 'recent'];
 
@@ -60,6 +66,12 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 
 	const recentMessages = entry?.messages ?? [];
 	const index = await archive.open(liveKey, archiveHead ?? null);
+	let holding = performance.now();
+	const breathe = async () => {
+		if (performance.now() - holding < HOLD_MS) return;
+		await new Promise((resolve) => setImmediate(resolve));
+		holding = performance.now();
+	};
 	const retentionStart = now - config.archiveRetentionDays * DAY;
 	// The relevant tier fits a few dozen messages; it reads twice as many hits, since it passes over repeats and lines too long.
 	const hits = index && request.query.trim() ? index.rank(request.query, Math.max(100, Math.ceil(budget / 15)), retentionStart) : [];
@@ -95,6 +107,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		left -= block.tokens + separator;
 	};
 
+	await breathe();
 	place(entry ? nudgeBlock(entry, config, left) : null);
 	const recent = recentBlock(
 		recentMessages.filter((message) => visible(message.authorId)),
@@ -102,6 +115,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		personas
 	);
 	place(recent);
+	await breathe();
 	const digest = linesOfAuthors(entry?.digest ?? [], visible);
 	// A background summary drawn from a FULL member's words is not shown; the digest without them is.
 	const servable = entry ? servableSummary(entry) : null;
@@ -125,6 +139,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	}
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
 	if (index) {
+		await breathe();
 		const usable = (at: number) => visible(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at));
 		const relevant = relevantBlock(index, hits, usable, left, personas);
 		if (relevant) blocks.relevant = relevant;
