@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { tokenCount } from '../../src';
 import { boundedTokenCount, truncateToTokens } from '../../src/engine/format/tokens';
@@ -222,5 +224,26 @@ describe('GIVEN more new text in one turn of the event loop than the tokenizer m
 
 		await nextTurn();
 		expect(tokenCount(texts.at(-1)!)).toBe(trueCount(texts.at(-1)!));
+	});
+});
+
+describe('GIVEN thousands of different long lines counted', () => {
+	it('THEN the counts kept of them take a bounded share of the heap, not a copy of every line', async () => {
+		setFlagsFromString('--expose-gc');
+		const collect = runInNewContext('gc') as () => void;
+		const settled = () => {
+			collect();
+			collect();
+			return process.memoryUsage().heapUsed;
+		};
+		const before = settled();
+		// 3,000 lines of 4,000 characters of CJK with punctuation (pieces short enough to count exactly): kept whole, some
+		// 24 MB of two-byte text; the counts' cache keeps no more than 1,000,000 characters of them.
+		for (let at = 0; at < 3_000; at++) {
+			const line = `${String(at).padStart(5, '0')}: ${'漢字かな、カナ。'.repeat(500)}`.slice(0, 4_000);
+			expect(tokenCount(line)).toBeGreaterThan(0);
+			if (at % 100 === 99) await nextTurn();
+		}
+		expect(settled() - before).toBeLessThan(8 * 1024 * 1024);
 	});
 });

@@ -35,8 +35,9 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 setMergeCacheSize(5_000);
 // Each piece's count, which also tells a new piece (work to spend) from a known one.
 const pieces = new LRUCache<string, number>({ max: 20_000 });
-// Lines recur across contexts (the same message in many replies), so their counts are cached too.
-const lines = new LRUCache<string, number>({ max: 5_000 });
+// Lines recur across contexts (the same message in many replies), so their counts are cached too: 5,000 lines of chat,
+// within 1,000,000 characters (a line of a 4,000-character message is its own copy of the text: 5,000 of them, 40 MB).
+const lines = new LRUCache<string, number>({ max: 5_000, maxSize: 1_000_000, sizeCalculation: (_tokens, line) => line.length });
 
 let workLeft = EXACT_WORK_PER_TICK;
 let refill: ReturnType<typeof setImmediate> | undefined;
