@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { progress } from './log';
 import { errorText } from './sections/shared';
+import { AS_PUBLISHED } from './bundling';
 
 /** A measurement that runs in a process of its own, and how it is started. */
 export interface ChildProgram {
@@ -25,11 +26,7 @@ export async function childProgram(entryName: string): Promise<ChildProgram> {
 		await esbuild.build({
 			entryPoints: [entry],
 			outfile,
-			bundle: true,
-			platform: 'node',
-			format: 'cjs',
-			target: 'node20',
-			packages: 'external',
+			...AS_PUBLISHED,
 			// The only bundled module reading __dirname is bench/corpus.ts (it finds the fixture from there);
 			// bench/engine.ts takes the engine bundled in rather than bundling it again.
 			define: { __dirname: JSON.stringify(__dirname), 'process.env.BENCH_ENGINE_BUNDLED': '"1"' },

@@ -1,6 +1,7 @@
 import { buildSync } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { AS_PUBLISHED } from './bundling';
 
 /**
  * The engine as a bot runs it: bundled into one file, as the published package ships it. Under tsx each source
@@ -17,11 +18,7 @@ function load(): typeof import('../src/engine') {
 	buildSync({
 		entryPoints: [entry],
 		outfile,
-		bundle: true,
-		platform: 'node',
-		format: 'cjs',
-		target: 'node20',
-		packages: 'external',
+		...AS_PUBLISHED,
 		logLevel: 'error'
 	});
 	process.once('exit', () => rmSync(outfile, { force: true }));
