@@ -354,8 +354,13 @@ class Conversation {
 	private async setFull(): Promise<void> {
 		await this.engine.setUserSettings(this.fullUserId!, { privacyLevel: PrivacyLevel.FULL });
 		this.fullSet = true;
-		for (const meta of this.byMarker.values())
-			if (meta.role === 'user' ? meta.authorId === this.fullUserId : meta.repliesTo === this.fullUserId) meta.erased = true;
+		// Their DM is theirs alone: a reply there goes with it even when no stored turn of theirs names it (a turn skipped
+		// for holding only an annotation, whose replies a later turn brought in as plain history).
+		const { dm } = USERS.find((user) => user.id === this.fullUserId)!;
+		for (const meta of this.byMarker.values()) {
+			const theirs = meta.role === 'user' ? meta.authorId === this.fullUserId : meta.repliesTo === this.fullUserId;
+			if (theirs || (meta.serverId === null && meta.channelId === dm)) meta.erased = true;
+		}
 	}
 
 	private user(index: number) {
