@@ -81,7 +81,7 @@ const userExport: fc.Arbitrary<UserExport> = fc.record({
 describe('exportFiles: an export as gzip-compressed JSON files that each fit under a size limit', () => {
 	it('GIVEN any export and any limit THEN every file fits and together they are the export, or one record alone is over the limit', async () => {
 		let split = 0;
-		const runs = 80;
+		const runs = 120;
 		await fc.assert(
 			fc.asyncProperty(userExport, fc.integer({ min: 1024, max: 32 * 1024 }), async (data, limit) => {
 				const files = await exportFiles(data, limit).catch((error: unknown) => error);
@@ -98,8 +98,9 @@ describe('exportFiles: an export as gzip-compressed JSON files that each fit und
 			}),
 			{ numRuns: runs }
 		);
-		// The property says little unless many exports were cut.
-		expect(split).toBeGreaterThan(runs / 5);
+		// The property says little unless many exports were cut: some 28 % are (19 to 26 of 80 in eight runs; 16 of 80 once,
+		// when the bound was a fifth), so an eighth is far below what any run gives.
+		expect(split).toBeGreaterThan(runs / 8);
 	});
 
 	it('GIVEN an export that fits once compressed THEN it is one gzip file of the whole export', async () => {
