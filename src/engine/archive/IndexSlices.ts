@@ -20,12 +20,15 @@ export function textChars(messages: readonly StoredMessage[]): number {
 	return messages.reduce((chars, message) => chars + message.text.length, 0);
 }
 
-/** Indexing in steps that yield to the event loop every {@link SLICE_MS}. */
+/** Work in slices that yield to the event loop every `sliceMs` (indexing: every {@link SLICE_MS}). */
 export class Slices {
 	private since = performance.now();
 
 	/** `turn` waits for the next slice's turn: by default the next turn of the event loop. */
-	public constructor(private readonly turn: () => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))) {}
+	public constructor(
+		private readonly turn: () => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve)),
+		private readonly sliceMs = SLICE_MS
+	) {}
 
 	/** Adds `messages` to `index` a step at a time, yielding between slices; stops early once `going` says so. */
 	public async index(index: ScopeIndex, messages: readonly StoredMessage[], going: () => boolean = () => true): Promise<void> {
@@ -38,7 +41,7 @@ export class Slices {
 
 	/** Yields when the slice's time is up. */
 	public async pause(): Promise<void> {
-		if (performance.now() - this.since >= SLICE_MS) await this.yield();
+		if (performance.now() - this.since >= this.sliceMs) await this.yield();
 	}
 
 	public async yield(): Promise<void> {

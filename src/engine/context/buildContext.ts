@@ -1,6 +1,7 @@
 import { isEntryOf, isExpired } from '../ledger/entries';
 import { live } from '../ledger/ScopeDirectory';
 import { linesOfAuthors } from '../ledger/stripEntry';
+import { Slices } from '../archive/IndexSlices';
 import { visibilityOf } from '../privacy/visibility';
 import {
 	type ContextBlock,
@@ -66,12 +67,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 
 	const recentMessages = entry?.messages ?? [];
 	const index = await archive.open(liveKey, archiveHead ?? null);
-	let holding = performance.now();
-	const breathe = async () => {
-		if (performance.now() - holding < HOLD_MS) return;
-		await new Promise((resolve) => setImmediate(resolve));
-		holding = performance.now();
-	};
+	const slices = new Slices(undefined, HOLD_MS);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
 	// The relevant tier fits a few dozen messages; it reads twice as many hits, since it passes over repeats and lines too long.
 	const hits = index && request.query.trim() ? index.rank(request.query, Math.max(100, Math.ceil(budget / 15)), retentionStart) : [];
@@ -107,7 +103,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		left -= block.tokens + separator;
 	};
 
-	await breathe();
+	await slices.pause();
 	place(entry ? nudgeBlock(entry, config, left) : null);
 	const recent = recentBlock(
 		recentMessages.filter((message) => visible(message.authorId)),
@@ -115,7 +111,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 		personas
 	);
 	place(recent);
-	await breathe();
+	await slices.pause();
 	const digest = linesOfAuthors(entry?.digest ?? [], visible);
 	// A background summary drawn from a FULL member's words is not shown; the digest without them is.
 	const servable = entry ? servableSummary(entry) : null;
@@ -139,7 +135,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	}
 	const shown = new Set([...(recent?.sourceIds ?? []), ...quotedInDigest(digest, summary)]);
 	if (index) {
-		await breathe();
+		await slices.pause();
 		const usable = (at: number) => visible(index.authorIdAt(at)) && index.timeAt(at) >= retentionStart && !shown.has(index.idAt(at));
 		const relevant = relevantBlock(index, hits, usable, left, personas);
 		if (relevant) blocks.relevant = relevant;
