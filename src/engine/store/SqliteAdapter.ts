@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
+import { ConnectionCache } from './ConnectionCache';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -24,7 +25,7 @@ export interface SqliteAdapterOptions {
  * A Keyv store on one SQLite file through better-sqlite3. Its calls are synchronous and cost a few
  * microseconds, where an asynchronous binding pays a thread hop per call (about 0.13 ms here): the
  * engine makes several calls per reply. A batch (`setMany`, `deleteMany`) lands whole or not at all,
- * even in a process killed mid-write.
+ * even in a process killed mid-write. Values read or written are kept until another connection writes (ConnectionCache).
  */
 export class SqliteAdapter extends EventEmitter {
 	public readonly opts: { dialect: 'sqlite'; url: string; table: string };
@@ -43,8 +44,16 @@ export class SqliteAdapter extends EventEmitter {
 		replaceIf: Database.Statement<[string, string, string]>;
 	};
 
-	/** Writes waiting for the next commit, in call order. */
-	private queue: { write: () => unknown; resolve: (result: unknown) => void; reject: (error: unknown) => void }[] = [];
+	private readonly cache: ConnectionCache;
+
+	/** Writes waiting for the next commit, in call order; `landed` tells the cache what a committed one changed. */
+	private queue: {
+		write: () => unknown;
+		landed: ((result: unknown) => void) | undefined;
+		resolve: (result: unknown) => void;
+		reject: (error: unknown) => void;
+	}[] = [];
+
 	private readonly commitQueue: () => void;
 	/** Whether a commit landed since the log was last checkpointed (see {@link checkpointLog}). */
 	private logWritten = false;
@@ -76,6 +85,8 @@ export class SqliteAdapter extends EventEmitter {
 			deleteIf: this.db.prepare(`DELETE FROM ${table} WHERE key = ? AND value = ?`),
 			replaceIf: this.db.prepare(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ?`)
 		};
+		const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+		this.cache = new ConnectionCache(() => dataVersion.get() as number);
 		const commit = this.db.transaction((writes: readonly { write: () => unknown }[]) => writes.map(({ write }) => write()));
 		this.commitQueue = () => {
 			const writes = this.queue;
@@ -85,20 +96,28 @@ export class SqliteAdapter extends EventEmitter {
 				results = commit(writes);
 				this.logWritten = true;
 			} catch (error) {
+				// Rolled back: the cache learns of a write only once it is committed.
 				for (const { reject } of writes) reject(error);
 				return;
 			}
-			writes.forEach(({ resolve }, index) => resolve(results[index]));
+			writes.forEach(({ landed, resolve }, index) => {
+				landed?.(results[index]);
+				resolve(results[index]);
+			});
 		};
 	}
 
 	public async get(key: string): Promise<string | undefined> {
-		return this.statements.get.get(key)?.value;
+		return (await this.getMany([key]))[0];
 	}
 
 	public async getMany(keys: string[]): Promise<(string | undefined)[]> {
-		const rows = new Map(this.statements.getMany.all(JSON.stringify(keys)).map((row) => [row.key, row.value]));
-		return keys.map((key) => rows.get(key));
+		const cached = this.cache.getMany(keys);
+		const missing = keys.filter((_, index) => cached[index] === undefined);
+		if (missing.length === 0) return cached;
+		const rows = new Map(this.statements.getMany.all(JSON.stringify(missing)).map((row) => [row.key, row.value]));
+		for (const [key, value] of rows) this.cache.read(key, value);
+		return keys.map((key, index) => cached[index] ?? rows.get(key));
 	}
 
 	public async has(key: string): Promise<boolean> {
@@ -106,25 +125,38 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async set(key: string, value: string): Promise<void> {
-		await this.enqueue(() => this.statements.set.run(key, value));
+		await this.setMany([{ key, value }]);
 	}
 
 	public async setMany(entries: { key: string; value: string }[]): Promise<void> {
-		await this.enqueue(() => {
-			for (const { key, value } of entries) this.statements.set.run(key, value);
-		});
+		await this.enqueue(
+			() => {
+				for (const { key, value } of entries) this.statements.set.run(key, value);
+			},
+			() => {
+				for (const { key, value } of entries) this.cache.written(key, value);
+			}
+		);
 	}
 
 	public async delete(key: string): Promise<boolean> {
-		return this.enqueue(() => this.statements.delete.run(key).changes > 0);
+		return this.deleteMany([key]);
 	}
 
 	public async deleteMany(keys: string[]): Promise<boolean> {
-		return this.enqueue(() => keys.reduce((deleted, key) => deleted + this.statements.delete.run(key).changes, 0) > 0);
+		return this.enqueue(
+			() => keys.reduce((deleted, key) => deleted + this.statements.delete.run(key).changes, 0) > 0,
+			() => {
+				for (const key of keys) this.cache.delete(key);
+			}
+		);
 	}
 
 	public async clear(): Promise<void> {
-		await this.enqueue(() => (this.namespace ? this.statements.clear.run(`${likeEscape(this.namespace)}:%`) : this.statements.clearAll.run()));
+		await this.enqueue(
+			() => (this.namespace ? this.statements.clear.run(`${likeEscape(this.namespace)}:%`) : this.statements.clearAll.run()),
+			() => this.cache.clear()
+		);
 	}
 
 	public async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
@@ -133,10 +165,19 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	/** See {@link CompareAndSet}: one statement inside the write transaction, which SQLite runs alone across every process. */
-	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => this.enqueue(() => this.writeIf({ key, expected, next }));
+	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => (await this.compareAndSetMany([{ key, expected, next }]))[0]!;
 
 	/** See {@link CompareAndSetMany}: every change in the same write transaction. */
-	public readonly compareAndSetMany: CompareAndSetMany = async (writes) => this.enqueue(() => writes.map((write) => this.writeIf(write)));
+	public readonly compareAndSetMany: CompareAndSetMany = async (writes) =>
+		this.enqueue(
+			() => writes.map((write) => this.writeIf(write)),
+			(written) =>
+				writes.forEach(({ key, next }, index) => {
+					if (!written[index]) return;
+					if (next === undefined) this.cache.delete(key);
+					else this.cache.written(key, next);
+				})
+		);
 
 	/**
 	 * Copies the write-ahead log into the database and truncates it to nothing, once the writes queued so far
@@ -171,12 +212,15 @@ export class SqliteAdapter extends EventEmitter {
 
 	/** Runs raw SQL (a pragma, a check), for tools and tests. */
 	public query(sql: string): unknown[] {
+		// It may change rows behind the cache's back: this connection's own writes do not move data_version.
+		this.cache.clear();
 		return this.db.prepare(sql).all();
 	}
 
 	public async disconnect(): Promise<void> {
 		// Writes still queued land first.
 		if (this.queue.length > 0) this.commitQueue();
+		this.cache.clear();
 		if (this.db.open) this.db.close();
 	}
 
@@ -192,9 +236,14 @@ export class SqliteAdapter extends EventEmitter {
 	 * recorded at once share one commit (and, with `synchronous: 'full'`, one sync to disk). Each call's
 	 * writes land whole, in call order, and its promise resolves once they are committed.
 	 */
-	private enqueue<T>(write: () => T): Promise<T> {
+	private enqueue<T>(write: () => T, landed?: (result: T) => void): Promise<T> {
 		return new Promise<T>((resolve, reject) => {
-			this.queue.push({ write, resolve: resolve as (result: unknown) => void, reject });
+			this.queue.push({
+				write,
+				landed: landed as ((result: unknown) => void) | undefined,
+				resolve: resolve as (result: unknown) => void,
+				reject
+			});
 			if (this.queue.length === 1) setImmediate(this.commitQueue);
 		});
 	}

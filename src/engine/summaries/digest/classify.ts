@@ -40,6 +40,12 @@ const DATE = [
 ];
 const NUMBER =
 	/\d|[$€£¥₹]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
+/**
+ * What every rule below reads at least one of: a letter, a digit or a currency sign. A message of none (emoji,
+ * punctuation) is noise whatever it holds, told at one look: the rules' twenty patterns took some 12 µs for 200
+ * characters of emoji, fifty times a turn of such messages.
+ */
+const READABLE = /[\p{L}\p{N}$€£¥₹]/u;
 /** A number written in figures: `14`, `4,200`, `3.5`. */
 const NUMERAL = /^\d+(?:[.,:]\d+)*$/;
 /** An amount a number alone would not make: a currency or a share. */
@@ -146,6 +152,7 @@ export function isNumeral(word: string): boolean {
  */
 export function classify(message: Pick<StoredMessage, 'role' | 'text'>): Classification {
 	const text = flat(message.text.slice(0, CLASSIFIED_CHARS));
+	if (!READABLE.test(text)) return { kind: 'noise', signals: [] };
 	// A mention's digits are an id, not a number.
 	const bare = text.replace(MENTION, ' ');
 	const all = words(text);

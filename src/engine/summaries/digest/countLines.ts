@@ -75,9 +75,9 @@ export function parseCounts(text: string): Counts | null {
 
 /**
  * Characters of a noise message its label is made from: the label shows 24 at most (what repeats or is a number is left
- * out first), and a message may hold 4,000.
+ * out first), and a message may hold 4,000. Labelling 128 took 0.5 ms a turn of fifty messages of emoji.
  */
-const LABEL_SOURCE_CHARS = 128;
+const LABEL_SOURCE_CHARS = 64;
 
 /** The beginning of `text` a label is made from, never ending inside a surrogate pair. */
 function labelHead(text: string): string {
