@@ -17,6 +17,7 @@ import {
 } from '../schemas';
 import { conversationKeys, Keys } from '../store/keys';
 import { PersonaNames } from '../format/speakers';
+import { refillTokenizerAllowance } from '../format/tokens';
 import { servableSummary } from '../summaries/servable';
 import { BudgetPolicy } from './budget';
 import type { ContextParts } from './ContextParts';
@@ -40,6 +41,7 @@ const TIER_ORDER: readonly ContextTier[] = ['profile', 'nudge', 'summary', 'rele
 /** Builds the token-budgeted context for one request, as docs/design.md's Context section says. */
 export async function buildContext(parts: ContextParts, request: ParsedContextRequest, now: number): Promise<MemoryContext> {
 	const { config, store, archive, settings } = parts;
+	refillTokenizerAllowance();
 	const budget = request.tokenBudget ?? config.contextTokenBudget;
 	const { liveKey } = conversationKeys(request, request.personaId);
 	const lineage = request.personaLineageId ?? request.personaId ?? null;
