@@ -27,15 +27,15 @@ const SOUGHT = [3, 250, 700, 1200, 1500, 1960];
 const relevantOf = async (engine: MemoryEngine, query: string) =>
 	(await engine.buildContext(ask({ query }))).blocks.find((block) => block.tier === 'relevant')?.text ?? '';
 
-/** A channel of 2,000 messages, each with a word of its own, on an in-memory store that outlives the engine (a restart). */
-async function seededChannel(indexCacheMb = 32) {
+/** A channel of 2,000 messages (or `turns` × 20), each with a word of its own, on an in-memory store that outlives the engine (a restart). */
+async function seededChannel(indexCacheMb = 32, turns = TURNS) {
 	const map = new ReadCountingMap();
 	const clock = new TestClock();
 	const open = () =>
 		MemoryEngine.open({ keyv: new Keyv({ store: map }), env: {}, config: { sweepIntervalMinutes: 0, indexCacheMb }, now: clock.now });
 	const engine = await open();
 	const ids: string[] = [];
-	for (let turnAt = 0; turnAt < TURNS; turnAt++) {
+	for (let turnAt = 0; turnAt < turns; turnAt++) {
 		clock.advance(60_000);
 		const history = Array.from({ length: PER_TURN }, (_, offset) => {
 			const at = turnAt * PER_TURN + offset;
@@ -55,7 +55,7 @@ async function seededChannel(indexCacheMb = 32) {
 	// What the whole index finds: the turns' messages past each one's first step are indexed in the background.
 	await engine.indexingIdle();
 	const expected = new Map<number, string>();
-	for (const at of SOUGHT) expected.set(at, await relevantOf(engine, wordOf(at)));
+	for (const at of SOUGHT.filter((place) => place < ids.length)) expected.set(at, await relevantOf(engine, wordOf(at)));
 	await engine.close();
 	return { open, ids, expected, map };
 }
@@ -108,6 +108,17 @@ describe('GIVEN a channel of 2,000 archived messages AND the engine restarted', 
 		// A context reads its few keys, never the archive's chunks again.
 		expect(map.reads - before - oneContext).toBe(oneContext);
 		expect(oneContext).toBeLessThan(20);
+		await restarted.close();
+	}, 120_000);
+});
+
+describe('GIVEN a channel of 800 archived messages AND the engine restarted', () => {
+	it('THEN its first context searches all of them, with no turn of the event loop for the background', async () => {
+		const { open, expected } = await seededChannel(32, 40);
+		const restarted = await open();
+		// A loop of awaits, as a script asks: the first context's index is the whole archive's.
+		for (const at of [3, 250, 700]) expect(await relevantOf(restarted, wordOf(at))).toBe(expected.get(at));
+		expect(expected.get(3)).toContain(wordOf(3));
 		await restarted.close();
 	}, 120_000);
 });
