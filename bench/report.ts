@@ -98,6 +98,7 @@ export function renderForgetting(results: BackendLatencyResult[], plan: BenchPla
 				ms(forgetting.deleteOne.p99),
 				times(forgetting.deleteOne.p50 / result.recordTurn.p50),
 				ms(forgetting.eraseMember.ms),
+				ms(forgetting.eraseMember.longestBlockMs),
 				count(forgetting.eraseMember.archivedMessagesRemoved),
 				ms(forgetting.purgeServer.ms),
 				count(forgetting.purgeServer.channels)
@@ -107,14 +108,26 @@ export function renderForgetting(results: BackendLatencyResult[], plan: BenchPla
 	const { latency } = plan;
 	return table(
 		`1b. Forgetting in the same channel of ${count(latency.channelMessages)} messages, times in ms`,
-		['backend', 'record p50', 'delete p50', 'delete p99', 'delete / record', 'erase member', 'archived gone', 'purge server', 'channels'],
+		[
+			'backend',
+			'record p50',
+			'delete p50',
+			'delete p99',
+			'delete / record',
+			'erase member',
+			'erase block',
+			'archived gone',
+			'purge server',
+			'channels'
+		],
 		rows,
 		[
 			`delete: memory.messagesChanged of one message deleted on Discord, ${count(latency.deletionSamples)} messages spread over the ` +
 				`channel's history, one at a time; each takes the message and the persona's reply to it out of every copy.`,
 			`On SQLite it empties the write-ahead log at once; the file's rewrite (VACUUM) waits for MEMORY_SQLITE_REWRITE_SECONDS.`,
 			`erase member: memory.clearAll of one of the channel's 20 members, once, the SQLite file rewritten before it resolves; ` +
-				`archived gone: the copies it took out of the archive.`,
+				`erase block: the longest the event loop waited meanwhile (perf_hooks.monitorEventLoopDelay); archived gone: the copies it ` +
+				`took out of the archive.`,
 			`purge server: memory.purgeServer of another server of 100 channels with 5 turns each (the bot removed from it), once.`
 		]
 	);

@@ -112,8 +112,8 @@ export interface ForgettingResult {
 	deleteOne: LatencySummary;
 	/** Copies the deletions took out of the archive: each message and the persona's reply to it. */
 	archivedMessagesRemoved: number;
-	/** One member of the channel erased whole (`clearAll`), once. */
-	eraseMember: { ms: number; archivedMessagesRemoved: number };
+	/** One member of the channel erased whole (`clearAll`), once, and the longest block of the event loop meanwhile. */
+	eraseMember: { ms: number; longestBlockMs: number; archivedMessagesRemoved: number };
 	/** A server of 100 channels (5 turns each) purged (`purgeServer`), once. */
 	purgeServer: { ms: number; channels: number; archivedMessagesDeleted: number };
 }

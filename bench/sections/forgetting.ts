@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryEngine } from '../../src/engine';
 import { count } from '../format';
 import { progress } from '../log';
@@ -12,7 +13,8 @@ const TURNS_PER_PURGED_CHANNEL = 5;
 /**
  * In the seeded channel, after the other latency figures: messages deleted on Discord one at a time
  * (`messagesChanged`, a different message each, spread over the archive), then one member erased whole
- * (`clearAll`), then a server of 100 channels purged (`purgeServer`). On SQLite a deletion empties the
+ * (`clearAll`, with the longest block of the event loop while it ran), then a server of 100 channels purged
+ * (`purgeServer`). On SQLite a deletion empties the
  * write-ahead log at once and leaves the file's rewrite for later (`MEMORY_SQLITE_REWRITE_SECONDS`); an
  * erasure or a purge rewrites it before it resolves.
  */
@@ -37,7 +39,10 @@ export async function measureForgetting(
 		archivedRemoved += result.archivedMessagesRemoved;
 	}
 	const member = channel.members[1]!;
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	delay.enable();
 	const [erased, eraseMs] = await timed(() => engine.clearAll(member.id));
+	delay.disable();
 
 	// A server of its own, 100 channels of a few turns each, then the bot is removed from it.
 	const server = 1;
@@ -50,7 +55,7 @@ export async function measureForgetting(
 	return {
 		deleteOne: summarize(deletions),
 		archivedMessagesRemoved: archivedRemoved,
-		eraseMember: { ms: eraseMs, archivedMessagesRemoved: erased.archivedMessagesRemoved },
+		eraseMember: { ms: eraseMs, longestBlockMs: delay.max / 1e6, archivedMessagesRemoved: erased.archivedMessagesRemoved },
 		purgeServer: { ms: purgeMs, channels: purged.channels, archivedMessagesDeleted: purged.archivedMessagesDeleted }
 	};
 }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
 import { ConnectionCache } from './ConnectionCache';
+import { rewriteInWorker } from './rewriteInWorker';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -20,6 +21,9 @@ export interface SqliteAdapterOptions {
 	synchronous?: SqliteSynchronous;
 }
 
+/** Rows a read may bring that the connection's cache keeps: a turn reads its entries, its archive's head and markers. */
+const MAX_KEPT_READ = 64;
+
 /* eslint-disable @typescript-eslint/require-await -- Keyv's store interface is promise-based: a SQLite failure must reject, not throw */
 /**
  * A Keyv store on one SQLite file through better-sqlite3. Its calls are synchronous and cost a few
@@ -31,6 +35,7 @@ export class SqliteAdapter extends EventEmitter {
 	public readonly opts: { dialect: 'sqlite'; url: string; table: string };
 	public namespace?: string;
 	private readonly db: Database.Database;
+	private readonly busyTimeoutMs: number;
 	private readonly statements: {
 		get: Database.Statement<[string], { value: string }>;
 		getMany: Database.Statement<[string], { key: string; value: string }>;
@@ -55,6 +60,8 @@ export class SqliteAdapter extends EventEmitter {
 	}[] = [];
 
 	private readonly commitQueue: () => void;
+	/** The file's rewrite running in a worker, if one is: commits wait for it (see {@link vacuum}). */
+	private rewriting: Promise<void> | null = null;
 	/** Whether a commit landed since the log was last checkpointed (see {@link checkpointLog}). */
 	private logWritten = false;
 
@@ -63,7 +70,8 @@ export class SqliteAdapter extends EventEmitter {
 		const table = options.table ?? 'keyv';
 		if (!/^\w+$/.test(table)) throw new Error(`Invalid SQLite table name "${table}".`);
 		this.opts = { dialect: 'sqlite', url: `sqlite://${path}`, table };
-		this.db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+		this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+		this.db = new Database(path, { timeout: this.busyTimeoutMs });
 		// WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
 		this.db.pragma('journal_mode = WAL');
 		this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -89,6 +97,8 @@ export class SqliteAdapter extends EventEmitter {
 		this.cache = new ConnectionCache(() => dataVersion.get() as number);
 		const commit = this.db.transaction((writes: readonly { write: () => unknown }[]) => writes.map(({ write }) => write()));
 		this.commitQueue = () => {
+			// The rewrite's end commits what waited.
+			if (this.rewriting) return;
 			const writes = this.queue;
 			this.queue = [];
 			let results: unknown[];
@@ -116,7 +126,9 @@ export class SqliteAdapter extends EventEmitter {
 		const missing = keys.filter((_, index) => cached[index] === undefined);
 		if (missing.length === 0) return cached;
 		const rows = new Map(this.statements.getMany.all(JSON.stringify(missing)).map((row) => [row.key, row.value]));
-		for (const [key, value] of rows) this.cache.read(key, value);
+		// A read of many rows at once (an erasure's or an export's every chunk) is not kept: no reply reads them again soon,
+		// and they would push out the crude windows that the next turn and context read.
+		if (missing.length <= MAX_KEPT_READ) for (const [key, value] of rows) this.cache.read(key, value);
 		return keys.map((key, index) => cached[index] ?? rows.get(key));
 	}
 
@@ -200,14 +212,27 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	/**
-	 * Rewrites the database into fresh pages (`VACUUM`), then checkpoints: `secure_delete` zeroes a deleted
-	 * row, but a page that B-tree balancing copied elsewhere may leave a stale copy of a cell in space the file
-	 * no longer uses. It takes time in proportion to the file's size, during which the event loop waits.
+	 * Rewrites the database into fresh pages (`VACUUM`), then checkpoints, once the writes queued so far have landed:
+	 * `secure_delete` zeroes a deleted row, but a page that B-tree balancing copied elsewhere may leave a stale copy of a
+	 * cell in space the file no longer uses. The rewrite takes time in proportion to the file's size, so it runs in a worker
+	 * thread (rewriteInWorker), and the event loop goes on meanwhile: reads are answered, and writes wait in the queue until
+	 * it ends (on this connection they would wait for the worker's lock in SQLite's busy handler, which sleeps the thread).
+	 * An in-memory database has no file for a worker to open, and is rewritten here.
 	 */
 	public async vacuum(): Promise<void> {
 		await this.enqueue(() => undefined);
-		this.db.exec('VACUUM');
-		this.db.pragma('wal_checkpoint(TRUNCATE)');
+		if (this.db.memory) {
+			this.db.exec('VACUUM');
+			return;
+		}
+		const rewrite = rewriteInWorker(this.db.name, this.busyTimeoutMs);
+		this.rewriting = rewrite.catch(() => undefined);
+		try {
+			await rewrite;
+		} finally {
+			this.rewriting = null;
+			if (this.queue.length > 0) this.commitQueue();
+		}
 	}
 
 	/** Runs raw SQL (a pragma, a check), for tools and tests. */
@@ -218,7 +243,8 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async disconnect(): Promise<void> {
-		// Writes still queued land first.
+		// A rewrite running ends, and writes still queued land, first.
+		while (this.rewriting) await this.rewriting;
 		if (this.queue.length > 0) this.commitQueue();
 		this.cache.clear();
 		if (this.db.open) this.db.close();
