@@ -206,7 +206,8 @@ export class SqliteAdapter extends EventEmitter {
 	 */
 	public checkpointLog(): void {
 		// Nothing written since the last one: nothing to copy (a log another process wrote is that process's to copy).
-		if (!this.logWritten || !this.db.open) return;
+		// Nor while the file is rewritten: the rewrite's own checkpoint would find this one in its way.
+		if (!this.logWritten || !this.db.open || this.rewriting) return;
 		this.logWritten = false;
 		this.db.pragma('wal_checkpoint(PASSIVE)');
 	}
@@ -229,6 +230,8 @@ export class SqliteAdapter extends EventEmitter {
 		this.rewriting = rewrite.catch(() => undefined);
 		try {
 			await rewrite;
+			// Emptied here too, with nothing of this connection's in the way: the worker's checkpoint may have met a read of it.
+			this.db.pragma('wal_checkpoint(TRUNCATE)');
 		} finally {
 			this.rewriting = null;
 			if (this.queue.length > 0) this.commitQueue();

@@ -10,7 +10,11 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
 try {
 	db.exec('VACUUM');
-	db.pragma('wal_checkpoint(TRUNCATE)');
+	// Copied into the file while the bot's connection goes on reading: a reader in the way makes it report busy, and it is
+	// tried again (the caller's connection empties the log once more anyway).
+	for (let tries = 0; tries < 50 && db.pragma('wal_checkpoint(TRUNCATE)')[0].busy !== 0; tries++) {
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+	}
 } finally {
 	db.close();
 }
