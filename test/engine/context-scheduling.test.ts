@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../../src';
 import { backends, openEngine, TestClock } from '../support/backends';
-import { CHANNEL_ID, fixtureMessages, fixtureTurns, loadFixture, PERSONA_ID, SERVER_ID } from '../support/recall';
+import { CHANNEL_ID, fixtureMessages, loadFixture, PERSONA_ID, replayConversation, SERVER_ID } from '../support/recall';
 
 const fixture = loadFixture();
 const messages = fixtureMessages(fixture);
@@ -22,11 +22,7 @@ describe('GIVEN the long conversation fixture recorded on SQLite', () => {
 
 	beforeAll(async () => {
 		({ engine, dispose } = await openEngine(backends[0]!, { now: clock.now, config: { archiveRetentionDays: 120 } }));
-		for (const turn of fixtureTurns(messages)) {
-			clock.current = turn.timestamp!;
-			await engine.recordTurn(turn);
-		}
-		clock.current = messages.at(-1)!.ts + 3_600_000;
+		await replayConversation(engine, fixture, (ts) => (clock.current = ts));
 		await engine.buildContext(ask(''));
 		await engine.indexingIdle();
 	}, 120_000);
