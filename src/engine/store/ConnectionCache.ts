@@ -7,11 +7,11 @@ import { LRUCache } from 'lru-cache';
 const MAX_CHARS = 1 << 20;
 
 /**
- * The values one SQLite connection last read or wrote, kept as long as no other connection commits to the file. SQLite
- * says when one did: `PRAGMA data_version` changes with every commit of another connection (another process, another
- * adapter on the same file), never with the connection's own. Reading a value back costs its decoding from UTF-8: some
- * 1 ms for the 80,000 characters of emoji of two crude windows, on every turn and every context of such a channel
- * (`npm run bench -- --only=hostile`, see docs/storage.md).
+ * The values one SQLite connection last read (and its own writes to them), kept as long as no other connection commits to
+ * the file. SQLite says when one did: `PRAGMA data_version` changes with every commit of another connection (another
+ * process, another adapter on the same file), never with the connection's own. Reading a value back costs its decoding
+ * from UTF-8: some 1 ms for the 80,000 characters of emoji of two crude windows, on every turn and every context of such a
+ * channel (`npm run bench -- --only=hostile`, see docs/storage.md).
  */
 export class ConnectionCache {
 	private readonly values = new LRUCache<string, string>({ maxSize: MAX_CHARS, sizeCalculation: (value, key) => value.length + key.length });
