@@ -126,17 +126,19 @@ describe.each(['cjs', 'esm'] as const)('GIVEN a %s bot shaped like the Sapphire 
 		expect(existsSync(join(bots[kind], 'dist/index.js'))).toBe(true);
 	}, 180_000);
 
-	it('THEN it logs in to the fake Discord from sapphire-plugin-memory/testing and answers /session status', async () => {
+	it('THEN it logs in to the fake Discord from sapphire-plugin-memory/testing, answers /session status and erases a member', async () => {
 		const store = join(work, `${kind}.sqlite`);
 		const bot = await startBot(kind, { MEMORY_STORE_URL: `sqlite://${store}` });
 
 		expect(bot.stderr).toBe('');
 		expect(bot.code).toBe(0);
-		const { callback, answer, budget } = JSON.parse(bot.stdout.trim().split('\n').at(-1)!);
+		const { callback, answer, budget, erased } = JSON.parse(bot.stdout.trim().split('\n').at(-1)!);
 		expect(callback.data.flags).toBe(64);
 		expect(answer.content).toContain('**Your memory**');
 		expect(answer.content).toContain('Storage: sqlite');
 		expect(budget).toBe(1200);
+		// The erasure resolved, and its file rewrite, in a worker started from the installed package, logged no error (stderr).
+		expect(typeof erased).toBe('number');
 		// MEMORY_STORE_URL decided where memory went: the README's snippet no longer hard-codes it.
 		expect(existsSync(store)).toBe(true);
 	}, 60_000);

@@ -8,7 +8,7 @@ const MAYA = '200000000000000001';
 const GUILD = '300000000000000001';
 const GENERAL = '300000000000000002';
 
-/** Logs in to a fake Discord, asks `/session status` as Maya, prints the answer and what `container.memory` says as JSON. */
+/** Logs in to a fake Discord, asks `/session status` as Maya, erases her, prints the answer and what `container.memory` says as JSON. */
 const main = async () => {
 	const fake = await FakeDiscord.start({
 		users: [{ id: MAYA, username: 'maya' }],
@@ -28,7 +28,9 @@ const main = async () => {
 		const { id } = fake.slashCommand({ name: 'session', subcommand: 'status', user: MAYA, channelId: GENERAL });
 		const { callback, data } = await fake.waitForAnswer(id);
 		const budget: number = container.memory.config.contextTokenBudget;
-		console.log(JSON.stringify({ callback: callback.body, answer: data, budget }));
+		// An erasure ends with the SQLite file's rewrite, in a worker thread that requires better-sqlite3 from the package.
+		const { entriesDeleted } = await container.memory.clearAll(MAYA);
+		console.log(JSON.stringify({ callback: callback.body, answer: data, budget, erased: entriesDeleted }));
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : error);
 		process.exitCode = 1;
