@@ -21,8 +21,10 @@ const editedAwayThenSwept: Step[] = [mayaSpeaks(0), { kind: 'edit', pick: 0, wit
 
 /**
  * Counterexamples the forgetting property found (test/engine/forgetting-properties.test.ts), shrunk, replayed on every
- * backend. Both failed before a persona's reply in a guild channel listed the channel in the author index of the member it
- * answered: the sweep had dropped the listing with her message, and her erasure no longer found the archive.
+ * backend. The first two failed before a persona's reply in a guild channel listed the channel in the author index of the
+ * member it answered: the sweep had dropped the listing with her message, and her erasure no longer found the archive. The
+ * third failed on SQLite when the file's rewrite first ran in a worker thread whose connection lacked `secure_delete`: the
+ * new file's unused room kept the text of a message edited away a step before.
  */
 const CASES: [string, Step[]][] = [
 	[
@@ -32,6 +34,18 @@ const CASES: [string, Step[]][] = [
 	[
 		'GIVEN Maya’s message edited away and her entries swept, WHEN she clears her short-term memory THEN the reply to her turn leaves the archive',
 		[...editedAwayThenSwept, { kind: 'clear', member: 0 }]
+	],
+	[
+		'GIVEN turns in two servers, Maya leaving one, Theo clearing, WHEN a message is edited away and a topic saved THEN no file holds it',
+		[
+			{ kind: 'turn', member: 0, place: { server: 1, channel: 0 }, history: 0, responders: [0], echo: null, noIds: false },
+			mayaSpeaks(0),
+			{ kind: 'turn', member: 1, place: { server: 1, channel: 0 }, history: 0, responders: [0], echo: null, noIds: false },
+			{ kind: 'leave', member: 0, server: 1 },
+			{ kind: 'clear', member: 1 },
+			{ kind: 'edit', pick: 1290536918, withText: false },
+			{ kind: 'saveTopic', member: 0 }
+		]
 	]
 ];
 
