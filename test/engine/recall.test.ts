@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../../src';
 import { backends, openEngine, TestClock } from '../support/backends';
 import { generateConversations } from '../support/conversations/generate';
-import { fixtureMessages, fixtureTurns, keywordTop3Recall, loadFixture, measureRecall, plainBm25Recall } from '../support/recall';
+import { fixtureMessages, keywordTop3Recall, loadFixture, measureRecall, plainBm25Recall, replayConversation } from '../support/recall';
 
 const fixture = loadFixture();
 const messages = fixtureMessages(fixture);
@@ -15,11 +15,7 @@ describe('GIVEN the long multi-session conversation fixture', () => {
 	beforeAll(async () => {
 		// The fixture spans eleven weeks, so the archive keeps it all; every other setting is the default.
 		({ engine, dispose } = await openEngine(backends[0]!, { now: clock.now, config: { archiveRetentionDays: 120 } }));
-		for (const turn of fixtureTurns(messages)) {
-			clock.current = turn.timestamp!;
-			await engine.recordTurn(turn);
-		}
-		clock.current = messages.at(-1)!.ts + 3_600_000;
+		await replayConversation(engine, fixture, (ts) => (clock.current = ts));
 	}, 120_000);
 	afterAll(() => dispose());
 

@@ -48,18 +48,18 @@ const provisional = new Map<string, number>();
 function spend(work: number): void {
 	workLeft -= work;
 	refill ??= setImmediate(() => {
-		workLeft = EXACT_WORK_PER_TICK;
-		provisional.clear();
+		refillTokenizerAllowance();
 		refill = undefined;
 	}).unref();
 }
 
 /**
- * Gives the tokenizer its whole allowance again, at the start of a context: what a context counts exactly must not depend
- * on whether the calls before it let the event loop turn. A script that asks its questions one after another in a loop of
- * awaits lets none pass (SQLite answers at once), and its contexts counted most new words as their bytes and held fewer
- * lines: 16 answer turns of the fixture's 109 missed at 1,500 tokens with a turn between questions, 23 without. Contexts
- * started in the same turn share the allowances they refill (each context's tiers yield once it held the event loop 6 ms).
+ * Gives the tokenizer its whole allowance again: at the next turn of the event loop, and at the start of each context,
+ * since what a context counts exactly must not depend on whether the calls before it let the event loop turn. A script
+ * that asks its questions one after another in a loop of awaits lets none pass (SQLite answers at once), and its contexts
+ * counted most new words as their bytes and held fewer lines: 16 answer turns of the fixture's 109 missed at 1,500 tokens
+ * with a turn between questions, 23 without. Contexts started in the same turn share the allowances they refill (each
+ * context's tiers yield once it held the event loop 6 ms).
  */
 export function refillTokenizerAllowance(): void {
 	workLeft = EXACT_WORK_PER_TICK;

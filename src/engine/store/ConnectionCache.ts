@@ -28,7 +28,7 @@ export class ConnectionCache {
 
 	/** Keeps `value`, read from the row `key`. */
 	public read(key: string, value: string): void {
-		if (value.length + key.length <= MAX_CHARS) this.values.set(key, value);
+		this.keep(key, value);
 	}
 
 	/**
@@ -37,9 +37,7 @@ export class ConnectionCache {
 	 * is copied by each young-generation collection it survives.
 	 */
 	public written(key: string, value: string): void {
-		if (!this.values.has(key)) return;
-		if (value.length + key.length <= MAX_CHARS) this.values.set(key, value);
-		else this.values.delete(key);
+		if (this.values.has(key)) this.keep(key, value);
 	}
 
 	/** Forgets `key`: its row was deleted. */
@@ -50,6 +48,12 @@ export class ConnectionCache {
 	/** Forgets everything: a write cleared many rows, or raw SQL ran. */
 	public clear(): void {
 		this.values.clear();
+	}
+
+	/** `value` as the row `key` holds now, unless it alone would fill the cache (then what was kept of the row goes). */
+	private keep(key: string, value: string): void {
+		if (value.length + key.length <= MAX_CHARS) this.values.set(key, value);
+		else this.values.delete(key);
 	}
 
 	private forgetIfChanged(): void {
