@@ -52,11 +52,11 @@ const MESSAGE_KINDS: readonly [string, (random: Random) => string][] = [
 	['made-up words', (random) => filled(MESSAGE_CHARS, () => `${madeUpWord(random)} `).trimEnd()]
 ];
 
-/** What one kind of traffic is: its turns' messages, and the request asked after each turn. */
+/** What one kind of traffic is: its turns' messages, and what the request asked after each turn changes. */
 interface Traffic {
 	kind: string;
 	messages: (channel: Channel) => string[];
-	request: (request: ContextRequest) => ContextRequest;
+	ask: () => Partial<ContextRequest>;
 }
 
 /**
@@ -79,22 +79,22 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 	const ids = new Snowflakes();
 	const ordinary = (messages: number) => () => Array.from({ length: messages }, () => corpus.message());
 	const traffic: Traffic[] = [
-		{ kind: 'ordinary chat', messages: ordinary(1), request: (request) => request },
-		{ kind: 'ordinary, 50 a turn', messages: ordinary(TURN_MESSAGES), request: (request) => request },
+		{ kind: 'ordinary chat', messages: ordinary(1), ask: () => ({}) },
+		{ kind: 'ordinary, 50 a turn', messages: ordinary(TURN_MESSAGES), ask: () => ({}) },
 		...MESSAGE_KINDS.map(([kind, make]) => ({
 			kind,
 			messages: () => Array.from({ length: TURN_MESSAGES }, () => make(random)),
-			request: (request: ContextRequest) => request
+			ask: () => ({})
 		})),
 		{
 			kind: `query of ${count(QUERY_WORDS)} words`,
 			messages: ordinary(1),
-			request: (request) => ({ ...request, query: Array.from({ length: QUERY_WORDS }, () => madeUpWord(random)).join(' ') })
+			ask: () => ({ query: Array.from({ length: QUERY_WORDS }, () => madeUpWord(random)).join(' ') })
 		},
 		{
 			kind: `budget ${count(MAX_CONTEXT_TOKEN_BUDGET)}`,
 			messages: ordinary(1),
-			request: (request) => ({ ...request, tokenBudget: MAX_CONTEXT_TOKEN_BUDGET })
+			ask: () => ({ tokenBudget: MAX_CONTEXT_TOKEN_BUDGET })
 		}
 	];
 	const turnOf = (channel: Channel, texts: string[]): MemoryTurn => {
@@ -119,12 +119,14 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 	const rows: HostileRow[] = [];
 	const delay = monitorEventLoopDelay({ resolution: 1 });
 	try {
-		for (const [number, { kind, messages, request }] of traffic.entries()) {
+		for (const [number, { kind, messages, ask }] of traffic.entries()) {
 			const channel = channelOf(7, 700 + number);
 			for (let turn = 0; turn < seedTurns; turn++) await engine.recordTurn(turnOf(channel, ordinary(1)()));
 			// Written before the clock starts: making 200,000 characters of random text takes the bench itself some 50 ms a
-			// turn, which the event loop's longest block would otherwise count (a bot's messages arrive written).
+			// turn, and a query of 20,000 words 15 to 20 ms, which the event loop's longest block would otherwise count (a
+			// bot's messages arrive written).
 			const texts = Array.from({ length: warmup + samples }, () => messages(channel));
+			const asks = Array.from({ length: warmup + samples }, ask);
 			const record: number[] = [];
 			const context: number[] = [];
 			for (let turn = 0; turn < warmup + samples; turn++) {
@@ -133,7 +135,7 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 				const recorded = turnOf(channel, texts[turn]!);
 				await nextTurn();
 				const [, recordMs] = await timed(() => engine.recordTurn(recorded));
-				const asked = request(workload.request(channel, channel.members[0]));
+				const asked = { ...workload.request(channel, channel.members[0]), ...asks[turn] };
 				await nextTurn();
 				const [, contextMs] = await timed(() => engine.buildContext(asked));
 				if (measured) {

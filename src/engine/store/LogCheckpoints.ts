@@ -2,7 +2,7 @@ import type { ReplyCalls } from '../ReplyCalls';
 
 /** An SQLite store whose write-ahead log can be checkpointed without waiting for a writer (see SqliteAdapter). */
 export interface CheckpointableLog {
-	checkpointLog(): void;
+	checkpointLog(): Promise<void>;
 }
 
 /** Whether a store's adapter has a write-ahead log to checkpoint. */
@@ -22,9 +22,9 @@ const MAX_WAIT_MS = 50;
 /**
  * Checkpoints an SQLite store's write-ahead log between replies. Left to SQLite, the commit that fills the log (4 MiB)
  * copies it into the database and syncs the file, and the `recordTurn` that made it waited: a turn of fifty
- * 4,000-character messages of CJK writes some 1 MB, so every fourth one took some 8 ms longer. Here the copy runs in a
- * turn of the event loop of its own, when no `recordTurn` or `buildContext` runs; the adapter keeps SQLite's own
- * checkpoint for a log that reaches 64 MiB regardless.
+ * 4,000-character messages of CJK writes some 1 MB, so every fourth one took some 8 ms longer. Here the copy starts
+ * when no `recordTurn` or `buildContext` runs, and runs in a worker thread (SqliteAdapter.checkpointLog), so that the
+ * event loop goes on meanwhile; the adapter keeps SQLite's own checkpoint for a log that reaches 64 MiB regardless.
  */
 export class LogCheckpoints {
 	private timer: NodeJS.Timeout | null = null;
@@ -59,7 +59,7 @@ export class LogCheckpoints {
 		await this.replyCalls.quiet(MAX_WAIT_MS);
 		if (this.stopped) return;
 		try {
-			this.log.checkpointLog();
+			await this.log.checkpointLog();
 		} catch (error) {
 			this.onError(error);
 		}

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
 import { ConnectionCache } from './ConnectionCache';
+import { LogCopier } from './LogCopier';
 import { rewriteInWorker } from './rewriteInWorker';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
@@ -19,6 +20,12 @@ export interface SqliteAdapterOptions {
 	 * commit here, during which the event loop waits. @default 'normal'
 	 */
 	synchronous?: SqliteSynchronous;
+	/**
+	 * The log copier's worker (see {@link SqliteAdapter.checkpointLog}) asked for no copy this long is closed, and started
+	 * again by the next copy (off this thread, in some 70 ms): a bot left idle holds no thread and connection for it, some
+	 * 8 MiB. @default 10000
+	 */
+	logCopierIdleMs?: number;
 }
 
 /** Rows a read may bring that the connection's cache keeps: a turn reads its entries, its archive's head and markers. */
@@ -36,6 +43,8 @@ export class SqliteAdapter extends EventEmitter {
 	public namespace?: string;
 	private readonly db: Database.Database;
 	private readonly busyTimeoutMs: number;
+	private readonly synchronous: 'NORMAL' | 'FULL';
+	private readonly logCopierIdleMs: number;
 	private readonly statements: {
 		get: Database.Statement<[string], { value: string }>;
 		getMany: Database.Statement<[string], { key: string; value: string }>;
@@ -64,6 +73,16 @@ export class SqliteAdapter extends EventEmitter {
 	private rewriting: Promise<void> | null = null;
 	/** Whether a commit landed since the log was last checkpointed (see {@link checkpointLog}). */
 	private logWritten = false;
+	/** Copies the log into the database from a worker thread (see {@link checkpointLog}); started with the first copy. */
+	private copier: LogCopier | null = null;
+	/** Whether the copier's worker could not start or ended: the log is then copied on this thread. */
+	private copierGone = false;
+	/** The copy of the log running, if one is. */
+	private copying: Promise<void> | null = null;
+	/** Closes the copier once it has been idle (see {@link SqliteAdapterOptions.logCopierIdleMs}). */
+	private copierIdle: NodeJS.Timeout | null = null;
+	/** A copier's closing, which the store's own closing waits for. */
+	private copierClosed: Promise<void> = Promise.resolve();
 
 	public constructor(path: string, options: SqliteAdapterOptions = {}) {
 		super();
@@ -71,10 +90,12 @@ export class SqliteAdapter extends EventEmitter {
 		if (!/^\w+$/.test(table)) throw new Error(`Invalid SQLite table name "${table}".`);
 		this.opts = { dialect: 'sqlite', url: `sqlite://${path}`, table };
 		this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+		this.logCopierIdleMs = options.logCopierIdleMs ?? 10_000;
 		this.db = new Database(path, { timeout: this.busyTimeoutMs });
 		// WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
 		this.db.pragma('journal_mode = WAL');
-		this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+		this.synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
+		this.db.pragma(`synchronous = ${this.synchronous}`);
 		// Erasure must not leave deleted text readable in the file's free pages.
 		this.db.pragma('secure_delete = ON');
 		// The log is checkpointed between replies (LogCheckpoints); SQLite's own checkpoint, in the commit that fills the log,
@@ -197,19 +218,28 @@ export class SqliteAdapter extends EventEmitter {
 	 */
 	public async checkpoint(): Promise<void> {
 		await this.enqueue(() => undefined);
+		// A copy running would be in the way of the truncation, which would then report busy.
+		await this.copied();
 		this.db.pragma('wal_checkpoint(TRUNCATE)');
 	}
 
 	/**
-	 * Copies what the write-ahead log holds into the database, without waiting for a writer or a reader (`PASSIVE`); the
-	 * log is reused from its start once all of it was copied. See LogCheckpoints.
+	 * Copies what the write-ahead log holds into the database, without waiting for a writer or a reader (`PASSIVE`), in a
+	 * worker thread (LogCopier): the event loop goes on meanwhile. The log is reused from its start once all of it was
+	 * copied. Should the worker be gone, the copy runs on this thread, and the first such copy rejects with why. See
+	 * LogCheckpoints.
 	 */
-	public checkpointLog(): void {
+	public checkpointLog(): Promise<void> {
 		// Nothing written since the last one: nothing to copy (a log another process wrote is that process's to copy).
-		// Nor while the file is rewritten: the rewrite's own checkpoint would find this one in its way.
-		if (!this.logWritten || !this.db.open || this.rewriting) return;
+		// Nor while the file is rewritten: the rewrite's own checkpoint would find this one in its way. An in-memory
+		// database has no log.
+		if (!this.logWritten || !this.db.open || this.rewriting || this.copying || this.db.memory) return Promise.resolve();
 		this.logWritten = false;
-		this.db.pragma('wal_checkpoint(PASSIVE)');
+		const copying = this.copyLog().finally(() => {
+			this.copying = null;
+		});
+		this.copying = copying.catch(() => undefined);
+		return copying;
 	}
 
 	/**
@@ -222,6 +252,8 @@ export class SqliteAdapter extends EventEmitter {
 	 */
 	public async vacuum(): Promise<void> {
 		await this.enqueue(() => undefined);
+		// The rewrite's own checkpoint would find a copy running in its way.
+		await this.copied();
 		if (this.db.memory) {
 			this.db.exec('VACUUM');
 			return;
@@ -246,11 +278,49 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async disconnect(): Promise<void> {
-		// A rewrite running ends, and writes still queued land, first.
+		// A rewrite running and a copy of the log running end, the copier's connection closes, and writes still queued land, first.
 		while (this.rewriting) await this.rewriting;
+		await this.copied();
+		this.closeCopier();
+		await this.copierClosed;
 		if (this.queue.length > 0) this.commitQueue();
 		this.cache.clear();
 		if (this.db.open) this.db.close();
+	}
+
+	private async copyLog(): Promise<void> {
+		if (this.copierGone) {
+			this.db.pragma('wal_checkpoint(PASSIVE)');
+			return;
+		}
+		if (this.copierIdle) clearTimeout(this.copierIdle);
+		this.copier ??= new LogCopier({ path: this.db.name, busyTimeoutMs: this.busyTimeoutMs, synchronous: this.synchronous });
+		const { copier } = this;
+		try {
+			await copier.copy();
+			this.copierIdle = setTimeout(() => this.closeCopier(), this.logCopierIdleMs).unref();
+		} catch (error) {
+			if (!copier.gone) throw error;
+			this.copierGone = true;
+			this.copier = null;
+			this.db.pragma('wal_checkpoint(PASSIVE)');
+			throw error;
+		}
+	}
+
+	/** Closes the copier, if one runs: its connection first, then its worker (see {@link copierClosed}). */
+	private closeCopier(): void {
+		if (this.copierIdle) clearTimeout(this.copierIdle);
+		this.copierIdle = null;
+		// The idle timer never fires during a copy: a copy clears it, and sets it again as it ends.
+		const { copier } = this;
+		this.copier = null;
+		if (copier) this.copierClosed = Promise.all([this.copierClosed, copier.close()]).then(() => undefined);
+	}
+
+	/** Resolves once no copy of the log runs. */
+	private async copied(): Promise<void> {
+		while (this.copying) await this.copying;
 	}
 
 	private writeIf({ key, expected, next }: ConditionalWrite): boolean {

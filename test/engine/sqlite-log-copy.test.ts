@@ -1,0 +1,132 @@
+/**
+ * The SQLite store copies its write-ahead log into the database from a worker thread (src/engine/store/LogCopier.ts):
+ * the event loop goes on while the copy runs, the erasure's truncation and the file's rewrite wait for a copy running,
+ * the worker's connection is closed with the store, and a store whose worker is gone copies on its own thread.
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LogCopier } from '../../src/engine/store/LogCopier';
+import { SqliteAdapter } from '../../src/engine/store/SqliteAdapter';
+
+let directory: string | null = null;
+afterEach(() => {
+	if (directory) rmSync(directory, { recursive: true, force: true });
+	directory = null;
+});
+
+/** An adapter whose log holds some 20 MB that the database file does not (SQLite's own checkpoint waits for 64 MiB). */
+async function fileWithFullLog(): Promise<{ adapter: SqliteAdapter; path: string }> {
+	directory = mkdtempSync(join(tmpdir(), 'memory-log-copy-'));
+	const path = join(directory, 'memory.sqlite');
+	const adapter = new SqliteAdapter(path);
+	await adapter.setMany(Array.from({ length: 1_200 }, (_, at) => ({ key: `row:${at}`, value: `${at} `.padEnd(16_000, 'lorem ipsum ') })));
+	return { adapter, path };
+}
+
+const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+
+describe('GIVEN an SQLite store whose write-ahead log holds 20 MB', () => {
+	it('WHEN the log is copied THEN the event loop turns while the copy runs, and the database file then holds it', async () => {
+		const { adapter, path } = await fileWithFullLog();
+		expect(size(path)).toBeLessThan(1_000_000);
+		let turns = 0;
+		const turning = setInterval(() => turns++, 0);
+		try {
+			await adapter.checkpointLog();
+		} finally {
+			clearInterval(turning);
+		}
+		// On the event loop's own thread the copy would have run within the call: no timer could have fired.
+		expect(turns).toBeGreaterThan(0);
+		expect(size(path)).toBeGreaterThan(19_000_000);
+		expect(await adapter.get('row:7')).toMatch(/^7 lorem/);
+		await adapter.disconnect();
+	}, 60_000);
+
+	it('WHEN the log is truncated (an erasure) while a copy runs THEN the truncation waits for it and leaves the log empty', async () => {
+		const { adapter, path } = await fileWithFullLog();
+		const copying = adapter.checkpointLog();
+		await adapter.checkpoint();
+		await copying;
+		expect(size(`${path}-wal`)).toBe(0);
+		expect(size(path)).toBeGreaterThan(19_000_000);
+		await adapter.disconnect();
+	}, 60_000);
+
+	it('WHEN the file is rewritten while a copy runs THEN the rewrite waits for it, and nothing is lost', async () => {
+		const { adapter, path } = await fileWithFullLog();
+		const copying = adapter.checkpointLog();
+		await adapter.vacuum();
+		await copying;
+		expect(size(`${path}-wal`)).toBe(0);
+		expect(await adapter.get('row:1199')).toMatch(/^1199 lorem/);
+		await adapter.disconnect();
+	}, 60_000);
+
+	it('WHEN the store closes during a copy THEN the copy ends, the writes queued land, and no connection keeps the log open', async () => {
+		const { adapter, path } = await fileWithFullLog();
+		const copying = adapter.checkpointLog();
+		const late = adapter.set('row:late', 'queued while copying');
+		await adapter.disconnect();
+		await Promise.all([copying, late]);
+		// SQLite deletes the log when the file's last connection closes: the worker's connection closed before the store's.
+		expect(existsSync(`${path}-wal`)).toBe(false);
+		const reopened = new SqliteAdapter(path);
+		expect(await reopened.get('row:late')).toBe('queued while copying');
+		await reopened.disconnect();
+	}, 60_000);
+
+	it("WHEN the copier's worker has ended THEN the copy runs on the store's own thread, and only the first one reports why", async () => {
+		const { adapter, path } = await fileWithFullLog();
+		await adapter.checkpointLog();
+		// The worker ends as one that crashed would (reached through the adapter's field: nothing else ends it).
+		const { copier } = adapter as unknown as { copier: { worker: Worker } };
+		await copier.worker.terminate();
+		await adapter.set('row:after', 'x'.repeat(2_000_000));
+		await expect(adapter.checkpointLog()).rejects.toThrow(/ended with code/);
+		const before = size(path);
+		await adapter.set('row:later', 'y'.repeat(2_000_000));
+		await adapter.checkpointLog();
+		expect(size(path)).toBeGreaterThan(before);
+		await adapter.disconnect();
+	}, 60_000);
+});
+
+describe('GIVEN an SQLite store that was written, then left idle', () => {
+	it('WHEN the copier has had nothing to copy for its idle time THEN its worker is closed, and the next copy starts one', async () => {
+		directory = mkdtempSync(join(tmpdir(), 'memory-log-copy-'));
+		const path = join(directory, 'memory.sqlite');
+		const adapter = new SqliteAdapter(path, { logCopierIdleMs: 100 });
+		const copierOf = () => (adapter as unknown as { copier: LogCopier | null }).copier;
+		await adapter.set('row:1', 'x'.repeat(1_000_000));
+		await adapter.checkpointLog();
+		const first = copierOf();
+		expect(first?.gone).toBe(false);
+		await sleep(400);
+		expect(copierOf()).toBeNull();
+		expect(first?.gone).toBe(true);
+		await adapter.set('row:2', 'y'.repeat(1_000_000));
+		await adapter.checkpointLog();
+		expect(copierOf()?.gone).toBe(false);
+		expect(size(path)).toBeGreaterThan(2_000_000);
+		await adapter.disconnect();
+		expect(existsSync(`${path}-wal`)).toBe(false);
+	}, 30_000);
+});
+
+describe('GIVEN a log copier on a file that cannot be opened', () => {
+	it('WHEN it is asked to copy THEN it rejects with why, and tells it is gone', async () => {
+		const copier = new LogCopier({
+			path: join(tmpdir(), 'no-such-folder-for-memory', 'memory.sqlite'),
+			busyTimeoutMs: 100,
+			synchronous: 'NORMAL'
+		});
+		await expect(copier.copy()).rejects.toThrow(/directory does not exist|unable to open/i);
+		expect(copier.gone).toBe(true);
+		await copier.close();
+	}, 30_000);
+});
