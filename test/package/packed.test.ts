@@ -137,7 +137,8 @@ describe.each(['cjs', 'esm'] as const)('GIVEN a %s bot shaped like the Sapphire 
 		expect(answer.content).toContain('**Your memory**');
 		expect(answer.content).toContain('Storage: sqlite');
 		expect(budget).toBe(1200);
-		// The erasure resolved, and its file rewrite, in a worker started from the installed package, logged no error (stderr).
+		// The log's copy after the turn and the erasure's file rewrite, each in a worker started from the installed package,
+		// logged no error (stderr).
 		expect(typeof erased).toBe('number');
 		// MEMORY_STORE_URL decided where memory went: the README's snippet no longer hard-codes it.
 		expect(existsSync(store)).toBe(true);

@@ -28,6 +28,17 @@ const main = async () => {
 		const { id } = fake.slashCommand({ name: 'session', subcommand: 'status', user: MAYA, channelId: GENERAL });
 		const { callback, data } = await fake.waitForAnswer(id);
 		const budget: number = container.memory.config.contextTokenBudget;
+		// A turn written, then time for the log's copy into the database, which runs in a worker thread that requires
+		// better-sqlite3 from the package (checkpoints run every 50 ms; one that fails logs an error).
+		await container.memory.recordTurn({
+			userId: MAYA,
+			userName: 'maya',
+			serverId: GUILD,
+			channelId: GENERAL,
+			history: [{ role: 'user', authorId: MAYA, authorName: 'maya', text: 'the ferry leaves at nine' }],
+			responses: [{ text: 'Noted: nine.', personaId: 'sol', personaName: 'Sol' }]
+		});
+		await new Promise((resolve) => setTimeout(resolve, 300));
 		// An erasure ends with the SQLite file's rewrite, in a worker thread that requires better-sqlite3 from the package.
 		const { entriesDeleted } = await container.memory.clearAll(MAYA);
 		console.log(JSON.stringify({ callback: callback.body, answer: data, budget, erased: entriesDeleted }));
