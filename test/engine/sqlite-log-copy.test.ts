@@ -3,7 +3,7 @@
  * the event loop goes on while the copy runs, the erasure's truncation and the file's rewrite wait for a copy running,
  * the worker's connection is closed with the store, and a store whose worker is gone copies on its own thread.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,6 +115,21 @@ describe('GIVEN an SQLite store that was written, then left idle', () => {
 		expect(size(path)).toBeGreaterThan(2_000_000);
 		await adapter.disconnect();
 		expect(existsSync(`${path}-wal`)).toBe(false);
+	}, 30_000);
+});
+
+describe('GIVEN an SQLite store whose file was moved away while it ran', () => {
+	it("WHEN the log is copied THEN no new file appears at the path, and the copy runs on the store's own thread", async () => {
+		directory = mkdtempSync(join(tmpdir(), 'memory-log-copy-'));
+		const path = join(directory, 'memory.sqlite');
+		const adapter = new SqliteAdapter(path);
+		await adapter.set('row:1', 'x'.repeat(100_000));
+		renameSync(path, join(directory, 'moved.sqlite'));
+		await expect(adapter.checkpointLog()).rejects.toThrow(/unable to open|does not exist/i);
+		expect(existsSync(path)).toBe(false);
+		await adapter.set('row:2', 'y');
+		expect(await adapter.get('row:1')).toHaveLength(100_000);
+		await adapter.disconnect();
 	}, 30_000);
 });
 

@@ -8,9 +8,16 @@ import { Worker } from 'node:worker_threads';
 const PROGRAM = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
-// The checkpoint syncs the file as the checkpointing connection's setting says: the bot's setting.
-db.pragma('synchronous = ' + workerData.synchronous);
+let db;
+try {
+	// Never a new file: a store whose file was moved away goes on in the file it opened, and its copies then run on its thread.
+	db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs, fileMustExist: true });
+	// The checkpoint syncs the file as the checkpointing connection's setting says: the bot's setting.
+	db.pragma('synchronous = ' + workerData.synchronous);
+} catch (error) {
+	// A plain Error reaches the bot's thread with its message; better-sqlite3's own error class arrives without it.
+	throw new Error('Opening ' + workerData.path + ' failed: ' + (error instanceof Error ? error.message : String(error)));
+}
 parentPort.on('message', (message) => {
 	if (message === 'close') {
 		db.close();
