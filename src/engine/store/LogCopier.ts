@@ -1,9 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { sqliteWorker } from './sqliteWorker';
 
 /**
- * The worker's program, run as CommonJS from this string so that it ships inside the engine's one file (as
- * rewriteInWorker's). It answers each message with one `PASSIVE` checkpoint on a connection of its own, and closes that
- * connection when told to.
+ * The worker's program (see sqliteWorker). It answers each message with one `PASSIVE` checkpoint on a connection of its
+ * own, and closes that connection when told to.
  */
 const PROGRAM = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -56,10 +56,7 @@ export class LogCopier {
 	private closing = false;
 
 	public constructor({ path, busyTimeoutMs, synchronous }: LogCopierOptions) {
-		this.worker = new Worker(PROGRAM, {
-			eval: true,
-			workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs, synchronous }
-		});
+		this.worker = sqliteWorker(PROGRAM, { path, busyTimeoutMs, synchronous });
 		// The worker keeps the process up only while a copy or its closing is awaited: a bot that exits without closing its
 		// engine is not kept alive by it.
 		this.worker.unref();

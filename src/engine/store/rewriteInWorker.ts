@@ -1,9 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import { sqliteWorker } from './sqliteWorker';
 
-/**
- * The worker's program, run as CommonJS from this string so that it ships inside the engine's one file. It requires
- * better-sqlite3 by the path the engine resolved, whatever the bot's working directory.
- */
+/** The worker's program (see sqliteWorker). */
 const PROGRAM = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -30,7 +27,7 @@ try {
  */
 export function rewriteInWorker(path: string, busyTimeoutMs: number): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const worker = new Worker(PROGRAM, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs } });
+		const worker = sqliteWorker(PROGRAM, { path, busyTimeoutMs });
 		worker.once('error', reject);
 		worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The SQLite file's rewrite ended with code ${code}.`))));
 	});
