@@ -7,7 +7,8 @@ import { type MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
 /** The long-conversation fixture: sessions of turns, and questions naming the turns that answer them. */
 export interface ConversationFixture {
 	speakers: { id: string; name: string; role: 'user' | 'persona' }[];
-	sessions: { id: number; start: string; turns: { id: string; speaker: string; text: string }[] }[];
+	/** A turn's time is its own `at` when it has one, else 90 s after the turn before it from the session's start. */
+	sessions: { id: number; start: string; turns: { id: string; speaker: string; text: string; at?: string }[] }[];
 	questions: { id: string; question: string; answerTurnIds: string[]; kind: string }[];
 }
 
@@ -35,7 +36,7 @@ export function fixtureMessages(fixture: ConversationFixture): FixtureMessage[] 
 			id: turn.id,
 			speaker: speakers.get(turn.speaker)!,
 			text: turn.text,
-			ts: Date.parse(session.start) + index * TURN_SPACING_MS
+			ts: turn.at ? Date.parse(turn.at) : Date.parse(session.start) + index * TURN_SPACING_MS
 		}))
 	);
 }

@@ -12,12 +12,12 @@ export const FIRST_CHUNKS = 8;
 /** ...as far back as this many characters of text: 512 messages of chat hold some 30,000, 512 of 4,000 characters far more. */
 const FIRST_CHARS = 32_000;
 /**
- * An archive of up to this many messages (16 chunks) is loaded whole by its first context, as far back as twice
- * {@link FIRST_CHARS}: served from its newest 512, a conversation of 700 messages asked about in a loop of awaits (a script,
- * an evaluation) was searched without its oldest messages for as long as the loop ran, since background work waits for a
- * moment no call runs (the generated recall set at 1,500 tokens: 57 answer turns of 324 missed, 45 once indexed whole).
+ * An archive of up to this many messages, holding up to this many characters, is loaded whole by its first context, so
+ * that what a context finds never depends on whether background work had a moment to run: a script, an evaluation or a
+ * bot under load asks in a loop of awaits, and background indexing waits for a moment no call runs. The characters bound
+ * what a first context waits for when messages are long; the load yields to the event loop between slices.
  */
-const SMALL_ARCHIVE_MESSAGES = 1_024;
+const SMALL_ARCHIVE = { messages: 2_000, chars: 16 * FIRST_CHARS };
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
 /** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
@@ -198,9 +198,9 @@ export class IndexCache {
 		const load = () => this.loading.get(loadKey);
 		try {
 			const first = head.first ?? 0;
-			const small = head.count <= SMALL_ARCHIVE_MESSAGES;
+			const small = head.count <= SMALL_ARCHIVE.messages;
 			const firstChunks = small ? head.chunks - first : FIRST_CHUNKS;
-			const firstChars = small ? 2 * FIRST_CHARS : FIRST_CHARS;
+			const firstChars = small ? SMALL_ARCHIVE.chars : FIRST_CHARS;
 			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, Math.max(first, head.chunks - firstChunks), head.chunks));
 			// The newest chunks within the characters a first context waits for (the newest one whatever its size).
 			let kept = 0;

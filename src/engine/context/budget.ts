@@ -11,7 +11,7 @@ import type { StoredMessage } from '../schemas';
  */
 export const BudgetPolicy = {
 	/** The newest messages of this scope, verbatim. */
-	recentShare: 0.3,
+	recentShare: 0.15,
 	/** This channel's summary, then other channels. */
 	summaryShare: 0.25,
 	/**
@@ -25,8 +25,6 @@ export const BudgetPolicy = {
 	profileShare: 0.15,
 	/** Tokens kept for the blank line between two blocks. */
 	blockSeparatorTokens: 2,
-	/** A hit scoring at least this share of the best hit brings its neighbours along. */
-	neighbourScoreRatio: 0.7,
 	/** No single older message may take more than this share of the relevant tier. */
 	maxMessageShare: 0.35
 } as const;

@@ -8,7 +8,7 @@ import { BudgetPolicy, fitByDay } from './budget';
 import { RepeatedLines } from './RepeatedLines';
 
 /**
- * The relevant tier: hits best first, a strong hit followed by the message after it and the one before,
+ * The relevant tier: hits best first, then the message after each hit and the one before,
  * as many as fit (none taking more than its share, a repeated line once: {@link RepeatedLines}), shown oldest first. Hits are places in the index
  * (see {@link ScopeIndex.rank}), read field by field: only the messages shown are made.
  */
@@ -22,7 +22,6 @@ export function relevantBlock(
 	const usableHits = hits.filter((hit) => usable(hit.at));
 	if (usableHits.length === 0 || budget <= 0) return null;
 	const header = 'Earlier messages that may be relevant (UTC):';
-	const best = usableHits[0]!.score;
 	const candidates: number[] = [];
 	const offered = new Set<number>();
 	// A line said again ("Hey you. Long day?", case aside, or nearly the same words) is shown once, where it ranks best.
@@ -32,9 +31,9 @@ export function relevantBlock(
 		offered.add(at);
 		if (!said.repeats(index.texts[at]!, index.wordMaskAt(at))) candidates.push(at);
 	};
-	for (const { at, score } of usableHits) {
-		offer(at);
-		if (score < best * BudgetPolicy.neighbourScoreRatio) continue;
+	// Hits first, best first; then, in the room they leave, the message after each hit and the one before.
+	for (const { at } of usableHits) offer(at);
+	for (const { at } of usableHits) {
 		offer(at + 1);
 		offer(at - 1);
 	}
