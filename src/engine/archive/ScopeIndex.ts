@@ -6,6 +6,8 @@ import { PersonaNames } from '../format/speakers';
 import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED, WORD_MASK } from './index/columns';
 import type { PostingBlocks } from './index/PostingBlocks';
 import { type PlaceHit, rank } from './index/rank';
+import { SpeakerAliases } from './index/SpeakerAliases';
+import type { DateSpan } from '../context/datesAsked';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
 import { TextAnalysis, tokenize } from './index/terms';
 
@@ -54,6 +56,7 @@ export class ScopeIndex implements IndexColumns {
 	public aroundTotal = 0;
 	public nameTotal = 0;
 	public messageBytes = 0;
+	public aliases = new SpeakerAliases();
 	/** The message a step began to read and has not added yet, and what it read of it. */
 	private reading: { id: string; text: TextAnalysis } | null = null;
 
@@ -122,6 +125,7 @@ export class ScopeIndex implements IndexColumns {
 		this.aroundTotal = 0;
 		this.nameTotal = 0;
 		this.messageBytes = 0;
+		this.aliases = new SpeakerAliases();
 		this.reading = null;
 		if (lastAdded?.index === this) lastAdded = null;
 		this.add(kept);
@@ -194,8 +198,8 @@ export class ScopeIndex implements IndexColumns {
 	}
 
 	/** {@link search}'s hits as places, which a caller reads field by field: no message is made. */
-	public rank(query: string, limit = 200, since = Number.NEGATIVE_INFINITY): PlaceHit[] {
-		return rank(this, query, limit, since);
+	public rank(query: string, limit = 200, since = Number.NEGATIVE_INFINITY, asked: DateSpan | null = null): PlaceHit[] {
+		return rank(this, query, limit, since, asked);
 	}
 
 	/** Who wrote the message at place `at`: role, author and persona. */

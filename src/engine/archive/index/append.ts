@@ -47,7 +47,9 @@ export function appendMessage(
 	index.stats = grown(index.stats, STRIDE * (at + 1));
 	const { stats } = index;
 	const base = STRIDE * at;
-	stats[base + SPEAKER] = speakerNumber(index, message);
+	const speaker = speakerNumber(index, message);
+	stats[base + SPEAKER] = speaker;
+	index.aliases.learn(message.text, index.speakers[speaker]!, addresseeOf(index, at, speaker));
 	// Counted when a context first weighs the message (see ScopeIndex.lineTokensAt): an archive loaded whole, or a turn of
 	// fifty long messages, would otherwise make one call encode every message's words at once.
 	stats[base + LINE_TOKENS] = UNCOUNTED;
@@ -81,6 +83,18 @@ export function appendMessage(
 		index.aroundTotal += stats[slot]!;
 	}
 	if (index.terms && index.ids.length > index.scannedUpTo) invert(index);
+}
+
+/** How far back a message's addressee is looked for: the last one who spoke before its author. */
+const ADDRESSEE_WINDOW = 10;
+
+/** Who the message at `at` most likely answers: the speaker of the newest message before it by someone else. */
+function addresseeOf(index: IndexColumns, at: number, speaker: number): Speaker | undefined {
+	for (let before = at - 1; before >= Math.max(0, at - ADDRESSEE_WINDOW); before--) {
+		const other = index.stats[STRIDE * before + SPEAKER]!;
+		if (other !== speaker) return index.speakers[other];
+	}
+	return undefined;
 }
 
 function storeTerm(index: IndexColumns, key: number, count: number): void {

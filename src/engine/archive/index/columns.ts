@@ -1,5 +1,6 @@
 import type { StoredMessage } from '../../schemas';
 import type { PostingBlocks } from './PostingBlocks';
+import type { SpeakerAliases } from './SpeakerAliases';
 
 /**
  * Per message, in {@link IndexColumns.stats}: distinct raw tokens of its text, of its surroundings, of its author's
@@ -64,6 +65,8 @@ export interface IndexColumns {
 	messageBytes: number;
 	/** Messages up to which queries scan each message's terms. */
 	readonly scannedUpTo: number;
+	/** The names the channel's speakers go by besides their display names. */
+	aliases: SpeakerAliases;
 }
 
 /** A total order of message ids that puts Discord's in their numeric order (a longer one is larger). */

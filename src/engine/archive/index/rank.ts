@@ -7,6 +7,7 @@ import {
 	COMMON_TERM_MAX_DOCS,
 	COMMON_TERM_MIN_DOCS,
 	COMMON_TERM_SHARE,
+	DATE_BOOST,
 	distinctiveTerms,
 	idf,
 	MAX_POSTINGS_READ,
@@ -16,6 +17,7 @@ import {
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
 import { termCounts, tokenize } from './terms';
+import type { DateSpan } from '../../context/datesAsked';
 
 /**
  * One query term's postings in its two fields, as ranges of the query's scratch (see {@link readings}), and how
@@ -44,13 +46,19 @@ export interface PlaceHit {
  * surroundings are derived from the postings of the words themselves, so the index holds each word of each
  * message once. Queries score in scratch arrays shared by every index.
  */
-export function rank(index: IndexColumns, query: string, limit: number, since: number): PlaceHit[] {
+export function rank(index: IndexColumns, query: string, limit: number, since: number, asked: DateSpan | null = null): PlaceHit[] {
 	const total = index.ids.length;
 	if (total === 0) return [];
-	const keys = [...termCounts([...new Set(tokenize(query))].slice(0, MAX_QUERY_WORDS), 0).keys()];
+	// A speaker's other name (`Kat` for `kat.jpg`) ranks as the display name it stands for.
+	const keys: number[] = [
+		...new Set(
+			[...termCounts([...new Set(tokenize(query))].slice(0, MAX_QUERY_WORDS), 0).keys()].map((key) => index.aliases.nameKeyOf(key) ?? key)
+		)
+	];
 	if (keys.length === 0) return [];
 	const terms = postingsOf(index, keys);
-	if (terms.length === 0) return [];
+	const dated = asked ? placesIn(index, asked, since) : [];
+	if (terms.length === 0 && dated.length === 0) return [];
 	const { scores, matched, lastTerm, touched } = scratch(total);
 	const postings = readings(0);
 	const { stats, times } = index;
@@ -86,6 +94,12 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 			}
 		}
 	}
+	if (dated.length > 0) {
+		// The day or span the question names is one more term, which every message written then holds.
+		term++;
+		const weight = DATE_BOOST * idf(total, dated.length);
+		for (const at of dated) score(at, weight * bm25(1, stats[STRIDE * at + TEXT_LENGTH]!, textAverage));
+	}
 	// As MiniSearch ranks: a message matching more of the query's terms counts that many times; one naming something or
 	// holding a number counts a little more (SPECIFIC_BOOST).
 	const { finals, picked } = scratch(total);
@@ -111,6 +125,17 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 	ranked.sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.at - b.at));
 	if (ranked.length > limit) ranked.length = limit;
 	return ranked;
+}
+
+/** The places of the messages written within `span` (and since `since`), the newest {@link MAX_POSTINGS_READ} of them. */
+function placesIn(index: IndexColumns, span: DateSpan, since: number): number[] {
+	const places: number[] = [];
+	const { times } = index;
+	for (let at = times.length - 1; at >= 0 && places.length < MAX_POSTINGS_READ; at--) {
+		const time = times[at]!;
+		if (time >= span.from && time < span.to && time >= since) places.push(at);
+	}
+	return places;
 }
 
 /**

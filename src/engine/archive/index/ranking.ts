@@ -4,6 +4,8 @@
 export const AROUND_WINDOW = 2;
 /** Weight of the surroundings against the message's own words. */
 export const AROUND_BOOST = 0.5;
+/** Weight of the day or span a question names ("on March 9", "last Saturday"), a term every message written then holds. */
+export const DATE_BOOST = 1;
 /** Weight of the author's name. */
 export const AUTHOR_BOOST = 0.3;
 /**
