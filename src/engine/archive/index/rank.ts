@@ -12,7 +12,7 @@ import {
 	idf,
 	MAX_POSTINGS_READ,
 	MAX_QUERY_WORDS,
-	SPEAKER_NAME_SHARE,
+	namesMainSpeaker,
 	SPECIFIC_BOOST
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
@@ -78,7 +78,7 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 	};
 	for (const { ownStart, ownEnd, ownHeld, nameStart, nameEnd, nameHeld } of terms) {
 		term++;
-		if (ownHeld > 0 && nameHeld <= total * SPEAKER_NAME_SHARE) {
+		if (ownHeld > 0 && !namesMainSpeaker(nameHeld, total)) {
 			const weight = idf(total, ownHeld);
 			for (let slot = ownStart; slot < ownEnd; slot += 2) {
 				const at = postings[slot]!;
@@ -177,16 +177,19 @@ function scoreSurroundings(
 function postingsOf(index: IndexColumns, keys: readonly number[]): TermPostings[] {
 	const common = Math.min(COMMON_TERM_MAX_DOCS, Math.max(COMMON_TERM_MIN_DOCS, index.ids.length * COMMON_TERM_SHARE));
 	const { postings } = index;
-	if (!postings) return distinctiveTerms(scannedTerms(index, keys), common);
+	const total = index.ids.length;
+	if (!postings) return distinctiveTerms(scannedTerms(index, keys), common, total);
 	// Counted first, so that the postings of a common term are never copied.
 	const chosen = distinctiveTerms(
 		keys.map((key) => ({ key, ownHeld: postings.held(key), nameHeld: postings.held(key | 1) })),
-		common
+		common,
+		total
 	);
 	let cursor = 0;
 	return chosen.map(({ key, ownHeld, nameHeld }) => {
 		const ownStart = cursor;
-		cursor = postings.read(key, MAX_POSTINGS_READ, cursor);
+		// A main speaker's name ranks on the author field alone: its places in the text are not read.
+		if (!namesMainSpeaker(nameHeld, total)) cursor = postings.read(key, MAX_POSTINGS_READ, cursor);
 		const nameStart = cursor;
 		cursor = nameHeld > 0 ? postings.read(key | 1, MAX_POSTINGS_READ, cursor) : cursor;
 		return { ownStart, ownEnd: nameStart, ownHeld, nameStart, nameEnd: cursor, nameHeld };

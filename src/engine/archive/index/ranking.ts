@@ -34,10 +34,10 @@ export function namesOrCounts(text: string): boolean {
  * Query terms found in more than this share of the messages (and at least {@link COMMON_TERM_MIN_DOCS})
  * are left out of the search: they rank nothing apart and would make a query read most of the index.
  */
-export const COMMON_TERM_SHARE = 0.05;
+export const COMMON_TERM_SHARE = 0.3;
 export const COMMON_TERM_MIN_DOCS = 40;
 /** ...and whatever the archive's size, a term in more messages than this is common: a query's cost stays flat as the archive grows. */
-export const COMMON_TERM_MAX_DOCS = 1000;
+export const COMMON_TERM_MAX_DOCS = 500;
 /** When every query term is common, the rarest ones still search... */
 export const RAREST_KEPT = 2;
 /** ...through their newest messages only: a query reads at most this many postings per term, whatever the archive's size. */
@@ -73,13 +73,19 @@ export function bm25(count: number, length: number, averageLength: number): numb
 	return DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / averageLength));
 }
 
+/** Whether a term names a speaker of a large share of the `total` messages: it then ranks on the author field alone. */
+export function namesMainSpeaker(nameHeld: number, total: number): boolean {
+	return nameHeld > total * SPEAKER_NAME_SHARE;
+}
+
 /**
  * The terms held by few enough messages, the {@link MAX_QUERY_TERMS} rarest of them when there are more; when there are
- * none, the {@link RAREST_KEPT} rarest held by any.
+ * none, the {@link RAREST_KEPT} rarest held by any. A main speaker's name is kept however often the text says it (greetings):
+ * it ranks on the author field, where it tells that speaker's messages from the others'.
  */
-export function distinctiveTerms<T extends { ownHeld: number }>(terms: readonly T[], common: number): T[] {
-	const known = terms.filter((term) => term.ownHeld > 0);
-	const distinctive = known.filter((term) => term.ownHeld <= common);
+export function distinctiveTerms<T extends { ownHeld: number; nameHeld: number }>(terms: readonly T[], common: number, total: number): T[] {
+	const known = terms.filter((term) => term.ownHeld > 0 || term.nameHeld > 0);
+	const distinctive = known.filter((term) => term.ownHeld <= common || namesMainSpeaker(term.nameHeld, total));
 	if (distinctive.length > MAX_QUERY_TERMS) return distinctive.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, MAX_QUERY_TERMS);
 	return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
 }
