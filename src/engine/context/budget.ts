@@ -41,8 +41,10 @@ export function fitMessages(candidates: Iterable<StoredMessage>, budget: number,
 /**
  * {@link fitMessages} of any items with a time and a line; an item whose line takes more than `maxItemTokens`
  * is passed over. `tokensOf` may stop counting past the limit it is given (any count above it means "does not fit").
- * Returns the chosen in the order given (the caller puts them in time order) and the tokens they take as dated lines
- * under `fixedTokens`' header, each line and day line with its newline.
+ * `joinedTokensOf`, when given, is what an item costs when it would join a line already chosen (a burst's next
+ * message), or undefined when it would not. Returns the chosen in the order given (the caller puts them in time order)
+ * and the tokens they take as dated lines under `fixedTokens`' header, each line and day line with its newline (joined
+ * items counted as joined when they were chosen: never below what the lines take).
  */
 export function fitByDay<T>(
 	candidates: Iterable<T>,
@@ -50,22 +52,30 @@ export function fitByDay<T>(
 	fixedTokens: number,
 	maxItemTokens: number,
 	tokensOf: (item: T, limit: number) => number,
-	time: (item: T) => number
+	time: (item: T) => number,
+	joinedTokensOf?: (item: T, chosen: ReadonlySet<T>) => number | undefined
 ): { chosen: T[]; tokens: number } {
 	const chosen: T[] = [];
+	const picked = new Set<T>();
 	const days = new Set<string>();
 	let used = fixedTokens;
 	for (const item of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const lineTokens = tokensOf(item, Math.min(maxItemTokens, budget - used));
-		if (lineTokens > maxItemTokens) continue;
-		const day = dayLabel(time(item));
-		const cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
+		const joined = joinedTokensOf?.(item, picked);
+		let cost: number;
+		if (joined !== undefined) cost = joined;
+		else {
+			const lineTokens = tokensOf(item, Math.min(maxItemTokens, budget - used));
+			if (lineTokens > maxItemTokens) continue;
+			const day = dayLabel(time(item));
+			cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
+		}
 		if (used + cost > budget) continue;
 		used += cost;
-		days.add(day);
+		days.add(dayLabel(time(item)));
 		chosen.push(item);
+		picked.add(item);
 	}
 	return { chosen, tokens: used };
 }

@@ -1,3 +1,4 @@
+import { burstLines } from '../format/bursts';
 import { datedLines, dayLabel, messageLine } from '../format/lines';
 import type { PersonaNames } from '../format/speakers';
 import { flattenForContext } from '../format/text';
@@ -37,6 +38,10 @@ export function recentBlock(messages: StoredMessage[], budget: number, personas:
 		if (text) chosen = fitMessages([...chosen].reverse().concat({ ...passed, text }), budget, fixed, personas);
 	}
 	if (chosen.length === 0) return null;
-	const { text, tokens } = measured([header, ...datedLines(chosen, personas)]);
+	// A burst's messages share one line where none between them was left out.
+	const order = [...messages].sort(byTime);
+	const place = (message: StoredMessage) => order.findIndex((candidate) => candidate.id === message.id);
+	const lines = burstLines(chosen, personas, (index) => place(chosen[index]!) === place(chosen[index - 1]!) + 1);
+	const { text, tokens } = measured([header, ...lines]);
 	return { tier: 'recent', text, tokens, sourceIds: chosen.map((message) => message.id) };
 }

@@ -1,10 +1,11 @@
 import type { PlaceHit, ScopeIndex } from '../archive/ScopeIndex';
-import { datedLines, messageLine } from '../format/lines';
+import { burstLines, burstPiece, continuesBurst } from '../format/bursts';
+import { messageLine } from '../format/lines';
 import { PersonaNames, speakerName } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
-import { BudgetPolicy, fitByDay } from './budget';
+import { BudgetPolicy, fitByDay, measured } from './budget';
 import { RepeatedLines } from './RepeatedLines';
 
 /**
@@ -44,22 +45,26 @@ export function relevantBlock(
 		if (speakerName(speaker, personas) === speakerName(speaker, PersonaNames.none)) return index.lineTokensAt(at);
 		return tokenCount(messageLine(index.messageAt(at), personas));
 	};
+	// A message right before or after a chosen one of its burst joins that one's line: its text and a separator, no label.
+	const burstOf = (at: number, other: number) =>
+		other >= 0 && other < index.size && continuesBurst(index.messageAt(Math.min(at, other)), index.messageAt(Math.max(at, other)));
+	const joinedTokens = (at: number, chosen: ReadonlySet<number>) =>
+		(chosen.has(at - 1) && burstOf(at, at - 1)) || (chosen.has(at + 1) && burstOf(at, at + 1))
+			? tokenCount(burstPiece(index.messageAt(at)))
+			: undefined;
 	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
-	const { chosen, tokens: total } = fitByDay(
+	const { chosen } = fitByDay(
 		candidates,
 		budget,
 		tokenCount(header),
 		Math.floor(budget * BudgetPolicy.maxMessageShare),
 		tokens,
-		time
+		time,
+		joinedTokens
 	);
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));
-	return {
-		tier: 'relevant',
-		text: [header, ...datedLines(messages, personas)].join('\n'),
-		tokens: total,
-		sourceIds: messages.map((message) => message.id)
-	};
+	const { text, tokens: total } = measured([header, ...burstLines(messages, personas, (at) => chosen[at]! === chosen[at - 1]! + 1)]);
+	return { tier: 'relevant', text, tokens: total, sourceIds: messages.map((message) => message.id) };
 }
