@@ -62,10 +62,8 @@ export function fitByDay<T>(
 	for (const item of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
-		const joined = joinedTokensOf?.(item, picked);
-		let cost: number;
-		if (joined !== undefined) cost = joined;
-		else {
+		let cost = joinedTokensOf?.(item, picked);
+		if (cost === undefined) {
 			const lineTokens = tokensOf(item, Math.min(maxItemTokens, budget - used));
 			if (lineTokens > maxItemTokens) continue;
 			const day = dayLabel(time(item));
