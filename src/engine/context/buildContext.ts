@@ -20,7 +20,7 @@ import { PersonaNames } from '../format/speakers';
 import { refillTokenizerAllowance } from '../format/tokens';
 import { servableSummary } from '../summaries/servable';
 import { BudgetPolicy } from './budget';
-import { dateAsked } from './datesAsked';
+import { searchArchive } from './searchArchive';
 import type { ContextParts } from './ContextParts';
 import { nudgeBlock } from './nudgeTier';
 import { otherChannels } from './otherChannels';
@@ -73,10 +73,7 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	const slices = new Slices(undefined, HOLD_MS);
 	const retentionStart = now - config.archiveRetentionDays * DAY;
 	// The relevant tier fits a few dozen messages; it reads twice as many hits, since it passes over repeats and lines too long.
-	const hits =
-		index && request.query.trim()
-			? index.rank(request.query, Math.max(100, Math.ceil(budget / 15)), retentionStart, dateAsked(request.query, now))
-			: [];
+	const hits = index && request.query.trim() ? searchArchive(index, request.query, Math.max(100, Math.ceil(budget / 15)), retentionStart, now) : [];
 
 	// Nothing of a FULL user appears anywhere, even if it was stored before they chose FULL.
 	const authors = new Set<string>();
