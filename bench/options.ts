@@ -47,7 +47,14 @@ export interface BenchPlan {
 	/** Per kind of hostile traffic (bench/sections/hostile.ts): ordinary turns seeding its channel, turns warming up, turns timed. */
 	hostile: { seedTurns: number; warmup: number; samples: number };
 	memory: { channels: number; servers: number; turnsPerChannel: number };
-	recall: { budgets: number[] };
+	recall: {
+		budgets: number[];
+		/** Conversations of the chat-like set and of the generated set. */
+		chats: number;
+		generated: number;
+		/** The folder holding LoCoMo's development files (`--locomo DIR`), or null. */
+		locomo: string | null;
+	};
 }
 
 const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
@@ -73,7 +80,7 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	session: { delayMs: 20, memberTurns: [100, 1_000, 10_000] },
 	hostile: { seedTurns: 300, warmup: 5, samples: 100 },
 	memory: { channels: 10_000, servers: 100, turnsPerChannel: 5 },
-	recall: { budgets: [500, 1_500, 3_000] }
+	recall: { budgets: [500, 1_500, 3_000], chats: 10, generated: 12, locomo: null }
 };
 
 /** A smoke run for CI: every section and backend, a tenth of the data (a tenth of the scale store's channels too), fewer samples. */
@@ -92,24 +99,33 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	session: { delayMs: 20, memberTurns: [100] },
 	hostile: { seedTurns: 50, warmup: 2, samples: 10 },
 	memory: { channels: 1_000, servers: 100, turnsPerChannel: 5 },
-	recall: { budgets: [500, 1_500, 3_000] }
+	recall: { budgets: [500, 1_500, 3_000], chats: 2, generated: 3, locomo: null }
 };
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only=${SECTIONS.join(',')}] [--backends=${BACKENDS.join(',')}]`;
+export const USAGE = `Usage: npm run bench -- [--quick] [--only=${SECTIONS.join(',')}] [--backends=${BACKENDS.join(',')}] [--locomo DIR]
+
+  --locomo DIR   the folder holding LoCoMo's files 26, 41, 43, 47 and 49.json (snap-research/locomo, data/locomo10.zip,
+                 data/multimodal_dialog/locomo10_v2/): the recall section measures them too; never committed`;
 
 /** Reads the command line; throws with the usage on anything it does not know. */
 export function parseArguments(argv: readonly string[]): BenchPlan {
 	let quick = false;
 	let sections: SectionName[] = [...SECTIONS];
 	let backends: BackendName[] = [...BACKENDS];
-	for (const argument of argv) {
+	let locomo: string | null = null;
+	for (let at = 0; at < argv.length; at++) {
+		const argument = argv[at]!;
 		if (argument === '--quick') quick = true;
-		else if (argument.startsWith('--only=')) sections = listOf(argument, SECTIONS);
+		else if (argument === '--locomo' || argument.startsWith('--locomo=')) {
+			locomo = argument === '--locomo' ? (argv[++at] ?? '') : argument.slice('--locomo='.length);
+			if (!locomo) throw new Error(`--locomo takes the folder holding LoCoMo's files.\n${USAGE}`);
+		} else if (argument.startsWith('--only=')) sections = listOf(argument, SECTIONS);
 		else if (argument.startsWith('--backends=')) backends = listOf(argument, BACKENDS);
 		else if (argument === '--help' || argument === '-h') throw new Error(USAGE);
 		else throw new Error(`Unknown argument "${argument}".\n${USAGE}`);
 	}
-	return { mode: quick ? 'quick' : 'full', sections: new Set(sections), backends, ...(quick ? QUICK : FULL) };
+	const plan = quick ? QUICK : FULL;
+	return { mode: quick ? 'quick' : 'full', sections: new Set(sections), backends, ...plan, recall: { ...plan.recall, locomo } };
 }
 
 function listOf<T extends string>(argument: string, known: readonly T[]): T[] {

@@ -10,6 +10,7 @@ import type {
 	HostileResult,
 	MachineInfo,
 	NaiveRow,
+	RecallCount,
 	RecallSetResult,
 	ScaleResult,
 	ColdStartRow,
@@ -413,28 +414,39 @@ export function storageRows(latency: BackendLatencyResult[] | undefined, scale: 
 }
 
 export function renderRecall(recall: NonNullable<BenchResults['recall']>): string {
+	const budgets = recall.sets[0]?.points.map((point) => point.budget) ?? [];
+	const share = (counted: RecallCount) => percent(counted.found / counted.answerTurns);
 	const atDefault = (set: RecallSetResult) => set.points.find((point) => point.budget === 1_500) ?? set.points[0]!;
 	return table(
-		'5. Recall (SQLite): answer turns whose whole message reaches the context, ours and a plain BM25 packed into the same budget',
-		['budget (tokens)', ...recall.sets.flatMap((set) => [`${set.name}`, 'plain BM25']), 'max context tokens'],
-		recall.sets[0]!.points.map((point, index) => [
-			count(point.budget),
-			...recall.sets.flatMap((set) => {
-				const at = set.points[index]!;
-				return [`${count(at.found)}/${count(at.answerTurns)} ${percent(at.recall)}`, percent(at.plainBm25Recall)];
-			}),
-			count(Math.max(...recall.sets.map((set) => set.points[index]!.maxContextTokens)))
+		'5. Recall (SQLite): answer turns whose message (its first 100 characters, case and white space aside) reaches the context',
+		[
+			'set',
+			...budgets.map((budget) => `steady ${count(budget)}`),
+			...budgets.map((budget) => `after a burst ${count(budget)}`),
+			...budgets.map((budget) => `plain BM25 ${count(budget)}`)
+		],
+		recall.sets.map((set) => [
+			`${set.name} (${count(set.points[0]?.steady.answerTurns ?? 0)} answer turns)`,
+			...set.points.map((point) => share(point.steady)),
+			...set.points.map((point) => share(point.burst)),
+			...set.points.map((point) => share(point.plainBm25))
 		]),
-		recall.sets.map(
-			(set) =>
-				`${set.name}: ${set.conversations} conversation(s), ${count(set.sessions)} sessions, ${count(set.messages)} messages in ` +
-				`${count(set.turns)} turns, ${count(set.questions)} questions; full history ${count(set.fullHistoryTokens)} tokens; ` +
-				`keyword top-3 ${percent(set.keywordTop3Recall)}; at ${count(atDefault(set).budget)} tokens by kind: ${Object.entries(
-					atDefault(set).byKind
-				)
-					.map(([kind, { found, answerTurns }]) => `${kind} ${percent(found / answerTurns)}`)
-					.join(', ')}`
-		)
+		[
+			...recall.sets.map((set) => {
+				const point = atDefault(set);
+				const kinds = Object.entries(point.byKind)
+					.map(([kind, counted]) => `${kind} ${share(counted)}`)
+					.join(', ');
+				return (
+					`${set.name}: ${set.conversations} conversation(s), ${count(set.sessions)} sessions, ${count(set.messages)} messages in ` +
+					`${count(set.turns)} turns, ${count(set.questions)} questions; full history ${count(set.fullHistoryTokens)} tokens; at ` +
+					`${count(point.budget)} tokens (steady) by kind: ${kinds}; by third of the conversation: ${point.byThird.map(share).join(' / ')}; ` +
+					`largest context ${count(Math.max(...set.points.map((at) => at.maxContextTokens)))} tokens`
+				);
+			}),
+			...recall.skipped.map(({ name, reason }) => `${name}: skipped, ${reason}`),
+			'steady: one context and indexingIdle() first, a turn of the event loop before each question; after a burst: a fresh engine per budget records the conversation and is asked in loops of awaits'
+		]
 	);
 }
 

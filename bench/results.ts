@@ -212,19 +212,29 @@ export interface MemoryResult {
 	buildContext: LatencySummary;
 }
 
-export interface RecallPoint {
-	budget: number;
-	answerTurns: number;
+/** Answer turns found and in all. */
+export interface RecallCount {
 	found: number;
-	recall: number;
-	maxContextTokens: number;
-	/** The test suite's plain BM25 reference, packed into the same budget. */
-	plainBm25Recall: number;
-	/** Answer turns found and in all, by question kind. */
-	byKind: Record<string, { found: number; answerTurns: number }>;
+	answerTurns: number;
 }
 
-/** One evaluation set: its conversations summed. */
+/** One budget of one evaluation set, its conversations summed. */
+export interface RecallPoint {
+	budget: number;
+	/** As a bot that lived through the conversations asks: the index whole, a turn of the event loop between questions. */
+	steady: RecallCount;
+	/** A fresh engine that recorded each conversation in a loop of awaits, asked right after in a loop of awaits. */
+	burst: RecallCount;
+	/** A plain BM25 over every message (MiniSearch, no stemming, no stop words), its best hits packed whole into the budget. */
+	plainBm25: RecallCount;
+	maxContextTokens: number;
+	/** Steady state, by question kind. */
+	byKind: Record<string, RecallCount>;
+	/** Steady state, by where the answer turn sits in its conversation: first, middle, last third. */
+	byThird: RecallCount[];
+}
+
+/** One evaluation set. */
 export interface RecallSetResult {
 	name: string;
 	conversations: number;
@@ -233,13 +243,13 @@ export interface RecallSetResult {
 	turns: number;
 	questions: number;
 	fullHistoryTokens: number;
-	/** The test suite's keyword top-3 reference (budget-free). */
-	keywordTop3Recall: number;
 	points: RecallPoint[];
 }
 
 export interface RecallResult {
 	sets: RecallSetResult[];
+	/** Sets not measured in this run, and why (the LoCoMo files not given). */
+	skipped: { name: string; reason: string }[];
 }
 
 export interface TargetCheck {

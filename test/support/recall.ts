@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { type MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
+import { countTokens } from 'gpt-tokenizer';
+import type { MemoryEngine, MemoryTurn } from '../../src';
 
 /** The long-conversation fixture: sessions of turns, and questions naming the turns that answer them. */
 export interface ConversationFixture {
@@ -82,60 +83,99 @@ export function fixtureTurns(messages: readonly FixtureMessage[]): MemoryTurn[] 
 	return turns;
 }
 
-export interface RecallResult {
-	answerTurns: number;
+/** How a recall measurement asks its questions. */
+export type Schedule =
+	/** As a bot that lived through the conversation: one context and `indexingIdle()` first, a turn of the event loop before each question. */
+	| 'steady'
+	/** Right after the replay, in a loop of awaits: no turn of the event loop for background work (a script, a bot under load). */
+	| 'burst';
+
+/** Characters of an answer turn's message that must reach a context for it to count as found. */
+const FOUND_CHARS = 100;
+
+/** Text as an answer turn is looked for in a context: lower case, without white space (a context flattens line breaks). */
+function squashed(text: string): string {
+	return text.toLowerCase().replace(/[\s\u23CE]+/gu, '');
+}
+
+/** Whether an answer turn reaches a context: the first 100 characters of its message, case and white space aside, are in its text. */
+export function reachesContext(contextText: string, messageText: string): boolean {
+	return squashed(contextText).includes(squashed(messageText.slice(0, FOUND_CHARS)));
+}
+
+/** Answer turns found and in all. */
+export interface RecallCount {
 	found: number;
+	answerTurns: number;
+}
+
+export interface RecallResult extends RecallCount {
 	recall: number;
-	/** Answer turns found and in all, by question kind. */
-	byKind: Record<string, { found: number; answerTurns: number }>;
+	/** By question kind. */
+	byKind: Record<string, RecallCount>;
+	/** By where the answer turn sits in its conversation: its first, middle and last third of messages. */
+	byThird: [RecallCount, RecallCount, RecallCount];
 	/** Tokens a full history of the conversation would take. */
 	fullHistoryTokens: number;
 	maxContextTokens: number;
 }
 
-/** Asks every question after the last session and counts answer turns whose ids reach the context. */
+/** Asks every question after the last session (see {@link Schedule}) and counts the answer turns that reach each context. */
 export async function measureRecall(
 	engine: MemoryEngine,
 	fixture: ConversationFixture,
 	tokenBudget: number,
+	schedule: Schedule = 'steady',
 	asker = fixture.speakers[0]!.id
 ): Promise<RecallResult> {
-	let answerTurns = 0;
-	let found = 0;
-	let maxContextTokens = 0;
-	const byKind: RecallResult['byKind'] = {};
-	// Recall in steady state: the archive's index whole. The first context after the archive was written loads its newest
-	// chunks at once and the rest in the background (docs/engine.md), which a bot's first contexts meet for a second or two.
-	await engine.buildContext({ userId: asker, serverId: SERVER_ID, channelId: CHANNEL_ID, personaId: PERSONA_ID, query: '' });
-	await engine.indexingIdle();
-	for (const question of fixture.questions) {
-		// Each question comes as a Discord event of its own, in a turn of the event loop of its own.
-		await nextTurn();
-		const context = await engine.buildContext({
-			userId: asker,
-			serverId: SERVER_ID,
-			channelId: CHANNEL_ID,
-			personaId: PERSONA_ID,
-			query: question.question,
-			tokenBudget
-		});
-		const sources = new Set(context.blocks.flatMap((block) => block.sourceIds));
-		maxContextTokens = Math.max(maxContextTokens, context.tokens);
-		byKind[question.kind] ??= { found: 0, answerTurns: 0 };
-		const kind = byKind[question.kind]!;
-		const reached = question.answerTurnIds.filter((id) => sources.has(id)).length;
-		kind.answerTurns += question.answerTurnIds.length;
-		kind.found += reached;
-		answerTurns += question.answerTurnIds.length;
-		found += reached;
+	const messages = fixtureMessages(fixture);
+	const byId = new Map(messages.map((message, place) => [message.id, { message, third: Math.min(2, Math.floor((3 * place) / messages.length)) }]));
+	const persona = fixture.speakers.find((speaker) => speaker.role === 'persona');
+	const request = (query: string) => ({
+		userId: asker,
+		serverId: SERVER_ID,
+		channelId: CHANNEL_ID,
+		personaId: PERSONA_ID,
+		...(persona ? { personaName: persona.name } : {}),
+		query,
+		tokenBudget
+	});
+	const result: RecallResult = {
+		found: 0,
+		answerTurns: 0,
+		recall: 0,
+		byKind: {},
+		byThird: [
+			{ found: 0, answerTurns: 0 },
+			{ found: 0, answerTurns: 0 },
+			{ found: 0, answerTurns: 0 }
+		],
+		fullHistoryTokens: countTokens(messages.map((message) => `${message.speaker.name}: ${message.text}`).join('\n')),
+		maxContextTokens: 0
+	};
+	if (schedule === 'steady') {
+		// The archive's index whole, as a bot that lived through the conversation has it.
+		await engine.buildContext(request(''));
+		await engine.indexingIdle();
 	}
-	await nextTurn();
-	const fullHistoryTokens = tokenCount(
-		fixtureMessages(fixture)
-			.map((message) => `${message.speaker.name}: ${message.text}`)
-			.join('\n')
-	);
-	return { answerTurns, found, recall: found / answerTurns, byKind, fullHistoryTokens, maxContextTokens };
+	for (const question of fixture.questions) {
+		// In steady state each question comes as a Discord event of its own, in a turn of the event loop of its own.
+		if (schedule === 'steady') await nextTurn();
+		const context = await engine.buildContext(request(question.question));
+		result.maxContextTokens = Math.max(result.maxContextTokens, context.tokens);
+		const kind = (result.byKind[question.kind] ??= { found: 0, answerTurns: 0 });
+		for (const id of question.answerTurnIds) {
+			const { message, third } = byId.get(id)!;
+			const found = reachesContext(context.text, message.text) ? 1 : 0;
+			for (const count of [result, kind, result.byThird[third]!]) {
+				count.answerTurns++;
+				count.found += found;
+			}
+		}
+	}
+	if (schedule === 'steady') await nextTurn();
+	result.recall = result.found / result.answerTurns;
+	return result;
 }
 
 /** The first version such a plugin would ship: keyword overlap, top 3, 150-character snippets. */
@@ -163,8 +203,11 @@ export function plainBm25Recall(fixture: ConversationFixture, tokenBudget: numbe
 	return found / answerTurns;
 }
 
-/** {@link plainBm25Recall} as counts: answer turns found, and answer turns in all. */
-export function plainBm25Found(fixture: ConversationFixture, tokenBudget: number): { found: number; answerTurns: number } {
+/**
+ * {@link plainBm25Recall} as counts: answer turns found, and answer turns in all. Lines are counted exactly (gpt-tokenizer
+ * itself: the engine's count degrades to bytes past its allowance in a loop that lets no turn of the event loop pass).
+ */
+export function plainBm25Found(fixture: ConversationFixture, tokenBudget: number): RecallCount {
 	const messages = fixtureMessages(fixture);
 	const index = new MiniSearch<FixtureMessage>({ fields: ['text'], idField: 'id' });
 	index.addAll(messages);
@@ -176,7 +219,7 @@ export function plainBm25Found(fixture: ConversationFixture, tokenBudget: number
 		const chosen = new Set<string>();
 		for (const hit of index.search(question.question)) {
 			const message = byId.get(hit.id as string)!;
-			const cost = tokenCount(`${message.speaker.name}: ${message.text}`) + 1;
+			const cost = countTokens(`${message.speaker.name}: ${message.text}`) + 1;
 			if (used + cost > tokenBudget) continue;
 			used += cost;
 			chosen.add(message.id);
