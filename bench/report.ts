@@ -440,12 +440,13 @@ export function renderRecall(recall: NonNullable<BenchResults['recall']>): strin
 				return (
 					`${set.name}: ${set.conversations} conversation(s), ${count(set.sessions)} sessions, ${count(set.messages)} messages in ` +
 					`${count(set.turns)} turns, ${count(set.questions)} questions; full history ${count(set.fullHistoryTokens)} tokens; at ` +
-					`${count(point.budget)} tokens (steady) by kind: ${kinds}; by third of the conversation: ${point.byThird.map(share).join(' / ')}; ` +
-					`largest context ${count(Math.max(...set.points.map((at) => at.maxContextTokens)))} tokens`
+					`${count(point.budget)} tokens (steady) by kind: ${kinds}; ` +
+					`by third of the conversation: ${point.byThird.map(share).join(' / ')}; largest context ${count(Math.max(...set.points.map((at) => at.maxContextTokens)))} tokens`
 				);
 			}),
 			...recall.skipped.map(({ name, reason }) => `${name}: skipped, ${reason}`),
-			'steady: one context and indexingIdle() first, a turn of the event loop before each question; after a burst: a fresh engine per budget records the conversation and is asked in loops of awaits'
+			'steady: one context and indexingIdle() first, a turn of the event loop before each question;',
+			'after a burst: a fresh engine per budget records the conversation and is asked in loops of awaits'
 		]
 	);
 }

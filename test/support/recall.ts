@@ -163,7 +163,8 @@ export async function measureRecall(
 		if (schedule === 'steady') await nextTurn();
 		const context = await engine.buildContext(request(question.question));
 		result.maxContextTokens = Math.max(result.maxContextTokens, context.tokens);
-		const kind = (result.byKind[question.kind] ??= { found: 0, answerTurns: 0 });
+		result.byKind[question.kind] ??= { found: 0, answerTurns: 0 };
+		const kind = result.byKind[question.kind]!;
 		for (const id of question.answerTurnIds) {
 			const { message, third } = byId.get(id)!;
 			const found = reachesContext(context.text, message.text) ? 1 : 0;
