@@ -437,11 +437,12 @@ export function renderRecall(recall: NonNullable<BenchResults['recall']>): strin
 				const kinds = Object.entries(point.byKind)
 					.map(([kind, counted]) => `${kind} ${share(counted)}`)
 					.join(', ');
+				const largest = Math.max(...set.points.map((at) => at.maxContextTokens));
 				return (
 					`${set.name}: ${set.conversations} conversation(s), ${count(set.sessions)} sessions, ${count(set.messages)} messages in ` +
 					`${count(set.turns)} turns, ${count(set.questions)} questions; full history ${count(set.fullHistoryTokens)} tokens; at ` +
 					`${count(point.budget)} tokens (steady) by kind: ${kinds}; ` +
-					`by third of the conversation: ${point.byThird.map(share).join(' / ')}; largest context ${count(Math.max(...set.points.map((at) => at.maxContextTokens)))} tokens`
+					`by third of the conversation: ${point.byThird.map(share).join(' / ')}; largest context ${count(largest)} tokens`
 				);
 			}),
 			...recall.skipped.map(({ name, reason }) => `${name}: skipped, ${reason}`),
