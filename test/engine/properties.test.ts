@@ -628,10 +628,26 @@ function dayOf(ts: number): string {
 	return new Date(ts).toISOString().slice(0, 10);
 }
 
+/** ` / qx12zq`: where a line goes on with the next message of its speaker's burst (`BURST_SEPARATOR`). */
+const CONTINUATION = / \/ (qx\d+zq)/g;
+
+/** The markers a message line shows, in order: the one it opens with, then each it goes on with (a burst). */
+function markersOnLine(line: string, conversation: Conversation): { speaker: string; metas: MessageMeta[] } | null {
+	const opening = OPENING.exec(line);
+	const first = opening && conversation.byMarker.get(opening[2]!);
+	if (!opening || !first) return null;
+	const metas = [first];
+	for (const [, marker] of line.matchAll(CONTINUATION)) {
+		const meta = conversation.byMarker.get(marker!);
+		if (meta) metas.push(meta);
+	}
+	return { speaker: opening[1]!, metas };
+}
+
 /**
- * Property 2 (what holds today): every source id is a recorded message, and every message a recent or
- * relevant block shows opens a line with its own speaker. (Its date is checked by the strict
- * part: a forged date line inside a message text changes the date a reader sees.)
+ * Property 2 (what holds today): every source id is a recorded message, and every message a recent or relevant block
+ * shows is on a line of its own speaker: opening it, or going on with it as the next message of a burst. (Its date is
+ * checked by the strict part: a forged date line inside a message text changes the date a reader sees.)
  */
 function checkSources(observed: Observed, conversation: Conversation): void {
 	const where = describeRequest(observed);
@@ -649,26 +665,26 @@ function checkSources(observed: Observed, conversation: Conversation): void {
 			const prefix = `${meta.speaker}: `;
 			// A message too long for the budget is shown end-cut, possibly before its marker.
 			const shown =
-				lines.some((line) => line.startsWith(`${prefix}${meta.marker}`)) ||
+				lines.some((line) => line.startsWith(prefix) && (line.startsWith(`${prefix}${meta.marker}`) || line.includes(` / ${meta.marker}`))) ||
 				lines.some((line) => line.startsWith(prefix) && line.endsWith('…'));
-			expect(shown, `${id} (${meta.marker}) opening a line with its speaker in the ${block.tier} block of ${where}:\n${block.text}`).toBe(true);
+			expect(shown, `${id} (${meta.marker}) on a line of its speaker in the ${block.tier} block of ${where}:\n${block.text}`).toBe(true);
 		}
 		for (const line of lines) {
-			const opening = OPENING.exec(line);
-			const meta = opening && conversation.byMarker.get(opening[2]!);
-			if (!opening || !meta) continue;
-			const why = `${meta.marker} in the ${block.tier} block of ${where}:\n${block.text}`;
-			expect(opening[1], `speaker of ${why}`).toBe(meta.speaker);
-			if (meta.id) expect(sources.has(meta.id), `source ids of ${why}`).toBe(true);
+			const onLine = markersOnLine(line, conversation);
+			if (!onLine) continue;
+			const [opening] = onLine.metas;
+			const why = `${opening!.marker} in the ${block.tier} block of ${where}:\n${block.text}`;
+			expect(onLine.speaker, `speaker of ${why}`).toBe(opening!.speaker);
+			if (opening!.id) expect(sources.has(opening!.id), `source ids of ${why}`).toBe(true);
 		}
 	}
 }
 
 /**
- * Property 2 (strict): a recent or relevant block is its header, date lines, and exactly one line per
- * source message, each opening with a speaker under the date of that message
- * (`format.ts`: "one line per message"). A line break inside a message must not leave a bare line,
- * nor let a member forge a message line or a date line.
+ * Property 2 (strict): a recent or relevant block is its header, date lines, and lines that each open with a speaker and
+ * show one message, or a burst of that speaker's messages joined by ` / ` (sent within two minutes of each other, the
+ * same day), every source message exactly once, in order, under the date of its day. A line break inside a message must
+ * not leave a bare line, nor let a member forge a message line or a date line.
  */
 function checkOneLinePerMessage(observed: Observed, conversation: Conversation): void {
 	for (const block of observed.context.blocks) {
@@ -685,11 +701,35 @@ function checkOneLinePerMessage(observed: Observed, conversation: Conversation):
 			dated.filter(({ line }) => !MESSAGE_LINE.test(line)).map(({ line }) => line),
 			`lines without a speaker in ${why}`
 		).toEqual([]);
-		expect(dated.length, `message lines in ${why}`).toBe(block.sourceIds.length);
-		dated.forEach(({ line, day: lineDay }, index) => {
-			const meta = conversation.byId.get(block.sourceIds[index]!) ?? conversation.byMarker.get(OPENING.exec(line)?.[2] ?? '');
-			if (meta) expect(lineDay, `date of ${meta.marker} in ${why}`).toBe(dayOf(meta.ts));
+		// Every source message with a marker the test knows, in the order the lines show them; a message end-cut before its
+		// marker (a long one in a small budget) stands for whichever source is in its place.
+		const shown: (MessageMeta | 'cut')[] = [];
+		for (const { line, day: lineDay } of dated) {
+			const onLine = markersOnLine(line, conversation);
+			if (!onLine) {
+				if (line.endsWith('…')) shown.push('cut');
+				continue;
+			}
+			onLine.metas.forEach((meta, index) => {
+				expect(lineDay, `date of ${meta.marker} in ${why}`).toBe(dayOf(meta.ts));
+				if (index === 0) return;
+				const previous = onLine.metas[index - 1]!;
+				expect(meta.speaker, `speaker of ${meta.marker}, joined to ${previous.marker}'s line, in ${why}`).toBe(onLine.speaker);
+				expect(meta.ts - previous.ts, `${meta.marker} sent within two minutes of ${previous.marker} in ${why}`).toBeLessThanOrEqual(120_000);
+			});
+			shown.push(...onLine.metas);
+		}
+		const sources = block.sourceIds.flatMap((id) => {
+			const meta = conversation.byId.get(id);
+			return meta ? [meta.marker] : [];
 		});
+		const shownWithIds = shown.flatMap((meta) => (meta === 'cut' ? ['cut'] : meta.id && block.sourceIds.includes(meta.id) ? [meta.marker] : []));
+		const cut = shownWithIds.indexOf('cut');
+		expect(
+			shownWithIds.map((marker, index) => (index === cut ? sources[index] : marker)),
+			`messages of ${why}`
+		).toEqual(sources);
+		expect(dated.length, `message lines in ${why}`).toBeLessThanOrEqual(block.sourceIds.length);
 	}
 }
 
@@ -775,7 +815,7 @@ describe('GIVEN random turns in guilds and DMs, and random context requests with
 	);
 
 	it(
-		'THEN every source id is a message that was recorded, and every message shown opens a line with its own speaker',
+		'THEN every source id is a message that was recorded, and every message shown is on a line of its own speaker',
 		async () => {
 			await fc.assert(
 				fc.asyncProperty(scenarioArb(24, 1), async (scenario) => void (await play(scenario, { onContext: checkSources }))),
@@ -794,7 +834,7 @@ describe('GIVEN random turns in guilds and DMs, and random context requests with
 	 * replays it first.
 	 */
 	it(
-		'THEN every line of a recent or relevant block is a date or one message opening with its speaker, ' +
+		'THEN every line of a recent or relevant block is a date, or one message or burst opening with its speaker, ' +
 			'so a line break in a message can neither leave a bare line nor forge a speaker',
 		async () => {
 			const forged: Scenario = {
