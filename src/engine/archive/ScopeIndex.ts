@@ -5,13 +5,12 @@ import { messageLine } from '../format/lines';
 import { PersonaNames } from '../format/speakers';
 import { type IndexColumns, LINE_TOKENS, placeOf, type Speaker, SPEAKER, STRIDE, UNCOUNTED, WORD_MASK } from './index/columns';
 import type { PostingBlocks } from './index/PostingBlocks';
-import { type PlaceHit, rank } from './index/rank';
+import { type DateSpan, type PlaceHit, rank } from './index/rank';
 import { SpeakerAliases } from './index/SpeakerAliases';
-import type { DateSpan } from '../context/datesAsked';
 import { AROUND_WINDOW, SCANNED_INDEX_MAX } from './index/ranking';
 import { TextAnalysis, tokenize } from './index/terms';
 
-export type { PlaceHit } from './index/rank';
+export type { DateSpan, PlaceHit } from './index/rank';
 
 /** What one step of indexing reads at most (see {@link ScopeIndex.add}; the engine's steps are in IndexSlices.ts). */
 export interface StepSize {

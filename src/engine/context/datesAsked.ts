@@ -1,13 +1,10 @@
+import type { DateSpan } from '../archive/ScopeIndex';
+
 const DAY = 86_400_000;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const COUNTS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
-/** A span of time a question asks about: from `from` (inclusive) to `to` (exclusive), in milliseconds since the epoch (UTC). */
-export interface DateSpan {
-	from: number;
-	to: number;
-}
 
 const MONTH = String.raw`(${MONTHS.join('|')}|${MONTHS.map((month) => month.slice(0, 3)).join('|')}|sept)`;
 const WEEKDAY = String.raw`(${WEEKDAYS.join('|')})`;

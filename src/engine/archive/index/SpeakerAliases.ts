@@ -1,5 +1,9 @@
-import type { Speaker } from './columns';
 import { processTerm, termKey, tokenize } from './terms';
+
+/** Who wrote a message, as far as names go. */
+interface Named {
+	authorName?: string | undefined;
+}
 
 /** A name as people write it to someone: a capital, then small letters (`Kat`, `Jo`; not `OMG`, not `i`). */
 const NAME = String.raw`(\p{Lu}[\p{Ll}'’]+)`;
@@ -106,7 +110,7 @@ export class SpeakerAliases {
 	private readonly seen = new Map<number, Map<number, number>>();
 
 	/** Reads one message for names: its `author` signing, or its `addressee` (the one it answers) addressed. */
-	public learn(text: string, author: Speaker, addressee: Speaker | undefined): void {
+	public learn(text: string, author: Named, addressee: Named | undefined): void {
 		if (text.length > MAX_CHARS) return;
 		const introduced = INTRODUCED.exec(text)?.[1];
 		if (introduced) this.count(introduced, author, 2);
@@ -138,7 +142,7 @@ export class SpeakerAliases {
 		return process.env.ABLATE !== 'aliases' && most >= MIN_VOTES && most >= MARGIN * runnerUp ? best : undefined;
 	}
 
-	private count(name: string, speaker: Speaker, times: number): void {
+	private count(name: string, speaker: Named, times: number): void {
 		const alias = processTerm(name);
 		const nameKey = firstNameKey(speaker);
 		if (alias === null || nameKey === undefined || NOT_NAMES.has(alias)) return;
@@ -152,7 +156,7 @@ export class SpeakerAliases {
 }
 
 /** The term key of the first word of a speaker's display name, as the author field indexes it (without its field bit). */
-function firstNameKey(speaker: Speaker): number | undefined {
+function firstNameKey(speaker: Named): number | undefined {
 	for (const token of tokenize(speaker.authorName ?? '')) {
 		const term = processTerm(token);
 		if (term !== null) return termKey(term);

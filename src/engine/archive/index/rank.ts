@@ -17,7 +17,6 @@ import {
 } from './ranking';
 import { kthLargest, readings, scratch } from './scratch';
 import { termCounts, tokenize } from './terms';
-import type { DateSpan } from '../../context/datesAsked';
 
 /**
  * One query term's postings in its two fields, as ranges of the query's scratch (see {@link readings}), and how
@@ -30,6 +29,12 @@ interface TermPostings {
 	nameStart: number;
 	nameEnd: number;
 	nameHeld: number;
+}
+
+/** A span of time a question asks about: from `from` (inclusive) to `to` (exclusive), in milliseconds since the epoch (UTC). */
+export interface DateSpan {
+	from: number;
+	to: number;
 }
 
 /** A BM25 hit as its place in the index. */
