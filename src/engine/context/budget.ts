@@ -11,7 +11,7 @@ import type { StoredMessage } from '../schemas';
  */
 export const BudgetPolicy = {
 	/** The newest messages of this scope, verbatim. */
-	recentShare: process.env.ABLATE === 'recent' ? 0.3 : 0.15,
+	recentShare: 0.15,
 	/** This channel's summary, then other channels. */
 	summaryShare: 0.25,
 	/**

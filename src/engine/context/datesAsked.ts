@@ -5,7 +5,6 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const COUNTS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
-
 const MONTH = String.raw`(${MONTHS.join('|')}|${MONTHS.map((month) => month.slice(0, 3)).join('|')}|sept)`;
 const WEEKDAY = String.raw`(${WEEKDAYS.join('|')})`;
 const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;

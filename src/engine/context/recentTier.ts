@@ -41,7 +41,7 @@ export function recentBlock(messages: StoredMessage[], budget: number, personas:
 	// A burst's messages share one line where none between them was left out.
 	const order = [...messages].sort(byTime);
 	const place = (message: StoredMessage) => order.findIndex((candidate) => candidate.id === message.id);
-	const lines = burstLines(chosen, personas, (index) => process.env.ABLATE !== 'bursts' && place(chosen[index]!) === place(chosen[index - 1]!) + 1);
+	const lines = burstLines(chosen, personas, (index) => place(chosen[index]!) === place(chosen[index - 1]!) + 1);
 	const { text, tokens } = measured([header, ...lines]);
 	return { tier: 'recent', text, tokens, sourceIds: chosen.map((message) => message.id) };
 }

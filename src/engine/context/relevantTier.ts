@@ -30,18 +30,13 @@ export function relevantBlock(
 	const offer = (at: number) => {
 		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
 		offered.add(at);
-		if (process.env.ABLATE === 'repeats' || !said.repeats(index.texts[at]!, index.wordMaskAt(at))) candidates.push(at);
+		if (!said.repeats(index.texts[at]!, index.wordMaskAt(at))) candidates.push(at);
 	};
 	// Hits first, best first; then, in the room they leave, the message after each hit and the one before.
-	if (process.env.ABLATE === 'neighbours') {
-		const best = usableHits[0]!.score;
-		for (const { at, score } of usableHits) { offer(at); if (score < best * 0.7) continue; offer(at + 1); offer(at - 1); }
-	} else {
 	for (const { at } of usableHits) offer(at);
 	for (const { at } of usableHits) {
 		offer(at + 1);
 		offer(at - 1);
-	}
 	}
 	const time = (at: number) => index.timeAt(at);
 	// The index counted each message's line when it took it, with no persona in view: a line this context labels otherwise is counted again.
@@ -53,7 +48,7 @@ export function relevantBlock(
 	// A message right before or after a chosen one of its burst joins that one's line: its text and a separator, no label.
 	const burstOf = (at: number, other: number) =>
 		other >= 0 && other < index.size && continuesBurst(index.messageAt(Math.min(at, other)), index.messageAt(Math.max(at, other)));
-	const joinedTokens = (at: number, chosen: ReadonlySet<number>) => process.env.ABLATE === 'bursts' ? undefined :
+	const joinedTokens = (at: number, chosen: ReadonlySet<number>) =>
 		(chosen.has(at - 1) && burstOf(at, at - 1)) || (chosen.has(at + 1) && burstOf(at, at + 1))
 			? tokenCount(burstPiece(index.messageAt(at)))
 			: undefined;
@@ -70,6 +65,6 @@ export function relevantBlock(
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));
-	const { text, tokens: total } = measured([header, ...burstLines(messages, personas, (at) => process.env.ABLATE !== 'bursts' && chosen[at]! === chosen[at - 1]! + 1)]);
+	const { text, tokens: total } = measured([header, ...burstLines(messages, personas, (at) => chosen[at]! === chosen[at - 1]! + 1)]);
 	return { tier: 'relevant', text, tokens: total, sourceIds: messages.map((message) => message.id) };
 }

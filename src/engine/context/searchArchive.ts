@@ -13,9 +13,9 @@ const SECOND_QUESTION = /,?\s+and\s+(?=(?:what|where|when|who|whom|whose|which|h
  * each part's first, then the whole's second…), each place once: `limit` of each ranking.
  */
 export function searchArchive(index: ScopeIndex, query: string, limit: number, since: number, now: number): PlaceHit[] {
-	const whole = index.rank(query, limit, since, process.env.ABLATE === 'dates' ? null : dateAsked(query, now));
+	const whole = index.rank(query, limit, since, dateAsked(query, now));
 	const parts = query.split(SECOND_QUESTION).filter((part) => part.trim().length > 0);
-	if (parts.length < 2 || process.env.ABLATE === 'split') return whole;
+	if (parts.length < 2) return whole;
 	const lists = [whole, ...parts.map((part) => index.rank(part, limit, since, dateAsked(part, now)))];
 	const hits: PlaceHit[] = [];
 	const taken = new Set<number>();

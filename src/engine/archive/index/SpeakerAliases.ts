@@ -139,7 +139,7 @@ export class SpeakerAliases {
 				best = nameKey;
 			} else if (times > runnerUp) runnerUp = times;
 		}
-		return process.env.ABLATE !== 'aliases' && most >= MIN_VOTES && most >= MARGIN * runnerUp ? best : undefined;
+		return most >= MIN_VOTES && most >= MARGIN * runnerUp ? best : undefined;
 	}
 
 	private count(name: string, speaker: Named, times: number): void {

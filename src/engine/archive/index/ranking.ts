@@ -3,7 +3,7 @@
 /** How many messages on each side count as a message's surroundings. */
 export const AROUND_WINDOW = 2;
 /** Weight of the surroundings against the message's own words. */
-export const AROUND_BOOST = process.env.ABLATE === 'around' ? 0 : 0.5;
+export const AROUND_BOOST = 0.5;
 /** Weight of the day or span a question names ("on March 9", "last Saturday"), a term every message written then holds. */
 export const DATE_BOOST = 1;
 /** Weight of the author's name. */
@@ -13,7 +13,7 @@ export const AUTHOR_BOOST = 0.3;
  * in a chat between a few people their names in the text are greetings and callbacks ("Hey Maya!"), which rank
  * nothing apart (measured in docs/context.md: on the generated set 61.1 -> 64.8 % at 1,500 tokens, the fixture unchanged).
  */
-export const SPEAKER_NAME_SHARE = process.env.ABLATE === 'authoronly' ? 2 : 0.2;
+export const SPEAKER_NAME_SHARE = 0.2;
 
 /**
  * A message that names something (a capitalised word inside a sentence: `booked Lisbon`, `at Pinecrest Bank`) or holds a
@@ -22,7 +22,7 @@ export const SPEAKER_NAME_SHARE = process.env.ABLATE === 'authoronly' ? 2 : 0.2;
  * (measured in docs/context.md: on the generated set 74.4 -> 84.9 % at 1,500 tokens, the fixture one answer turn fewer,
  * written in lower case as it is).
  */
-export const SPECIFIC_BOOST = process.env.ABLATE === 'specific' ? 0 : 0.2;
+export const SPECIFIC_BOOST = 0.2;
 const NAME_OR_NUMBER = /\d|(?<![.!?]\s)(?<=\s)\p{Lu}\p{Ll}/u;
 
 /** Whether a message's text holds a number or a capitalised word that does not open a sentence. */
@@ -34,10 +34,10 @@ export function namesOrCounts(text: string): boolean {
  * Query terms found in more than this share of the messages (and at least {@link COMMON_TERM_MIN_DOCS})
  * are left out of the search: they rank nothing apart and would make a query read most of the index.
  */
-export const COMMON_TERM_SHARE = process.env.ABLATE === 'common' ? 0.05 : 0.3;
+export const COMMON_TERM_SHARE = 0.3;
 export const COMMON_TERM_MIN_DOCS = 40;
 /** ...and whatever the archive's size, a term in more messages than this is common: a query's cost stays flat as the archive grows. */
-export const COMMON_TERM_MAX_DOCS = process.env.ABLATE === 'common' ? 1000 : 500;
+export const COMMON_TERM_MAX_DOCS = 500;
 /** When every query term is common, the rarest ones still search... */
 export const RAREST_KEPT = 2;
 /** ...through their newest messages only: a query reads at most this many postings per term, whatever the archive's size. */
@@ -84,8 +84,8 @@ export function namesMainSpeaker(nameHeld: number, total: number): boolean {
  * it ranks on the author field, where it tells that speaker's messages from the others'.
  */
 export function distinctiveTerms<T extends { ownHeld: number; nameHeld: number }>(terms: readonly T[], common: number, total: number): T[] {
-	const known = terms.filter((term) => term.ownHeld > 0 || (process.env.ABLATE !== 'names' && term.nameHeld > 0));
-	const distinctive = known.filter((term) => term.ownHeld <= common || (process.env.ABLATE !== 'names' && namesMainSpeaker(term.nameHeld, total)));
+	const known = terms.filter((term) => term.ownHeld > 0 || term.nameHeld > 0);
+	const distinctive = known.filter((term) => term.ownHeld <= common || namesMainSpeaker(term.nameHeld, total));
 	if (distinctive.length > MAX_QUERY_TERMS) return distinctive.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, MAX_QUERY_TERMS);
 	return distinctive.length > 0 ? distinctive : known.sort((a, b) => a.ownHeld - b.ownHeld).slice(0, RAREST_KEPT);
 }
