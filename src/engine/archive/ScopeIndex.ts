@@ -39,6 +39,7 @@ export class ScopeIndex implements IndexColumns {
 	public texts: string[] = [];
 	/** A plain array of numbers: for the few messages of most channels, cheaper than a typed array's own objects. */
 	public times: number[] = [];
+	public timesInOrder = true;
 	public speakers: Speaker[] = [];
 	/** Past a few dozen speakers: each speaker's number, by its fields. */
 	public speakerNumbers: Map<string, number> | null = null;
@@ -113,6 +114,7 @@ export class ScopeIndex implements IndexColumns {
 		this.ids = [];
 		this.texts = [];
 		this.times = [];
+		this.timesInOrder = true;
 		this.speakers = [];
 		this.speakerNumbers = null;
 		this.order = null;

@@ -5,7 +5,7 @@ import { PersonaNames, speakerName } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { chronological } from '../ledger/entries';
 import type { ContextBlock } from '../schemas';
-import { BudgetPolicy, fitByDay, measured } from './budget';
+import { BudgetPolicy, fitByDay } from './budget';
 import { RepeatedLines } from './RepeatedLines';
 
 /**
@@ -23,21 +23,6 @@ export function relevantBlock(
 	const usableHits = hits.filter((hit) => usable(hit.at));
 	if (usableHits.length === 0 || budget <= 0) return null;
 	const header = 'Earlier messages that may be relevant (UTC):';
-	const candidates: number[] = [];
-	const offered = new Set<number>();
-	// A line said again ("Hey you. Long day?", case aside, or nearly the same words) is shown once, where it ranks best.
-	const said = new RepeatedLines();
-	const offer = (at: number) => {
-		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return;
-		offered.add(at);
-		if (!said.repeats(index.texts[at]!, index.wordMaskAt(at))) candidates.push(at);
-	};
-	// Hits first, best first; then, in the room they leave, the message after each hit and the one before.
-	for (const { at } of usableHits) offer(at);
-	for (const { at } of usableHits) {
-		offer(at + 1);
-		offer(at - 1);
-	}
 	const time = (at: number) => index.timeAt(at);
 	// The index counted each message's line when it took it, with no persona in view: a line this context labels otherwise is counted again.
 	const tokens = (at: number) => {
@@ -53,8 +38,8 @@ export function relevantBlock(
 			? tokenCount(burstPiece(index.messageAt(at)))
 			: undefined;
 	// The tokens fitting counted are those of the block: a day's messages share its date line in time order too.
-	const { chosen } = fitByDay(
-		candidates,
+	const { chosen, tokens: total } = fitByDay(
+		candidates(index, usableHits, usable),
 		budget,
 		tokenCount(header),
 		Math.floor(budget * BudgetPolicy.maxMessageShare),
@@ -65,6 +50,29 @@ export function relevantBlock(
 	if (chosen.length === 0) return null;
 	chosen.sort((a, b) => chronological(time(a), index.idAt(a), time(b), index.idAt(b)));
 	const messages = chosen.map((at) => index.messageAt(at));
-	const { text, tokens: total } = measured([header, ...burstLines(messages, personas, (at) => chosen[at]! === chosen[at - 1]! + 1)]);
+	// The tokens counted as the lines were chosen are the lines' own: a joined message's text and separator add to its line's
+	// count exactly (o200k splits before the separator's space), and a message that joined two lines counted one label more.
+	const text = [header, ...burstLines(messages, personas, (at) => chosen[at]! === chosen[at - 1]! + 1)].join('\n');
 	return { tier: 'relevant', text, tokens: total, sourceIds: messages.map((message) => message.id) };
+}
+
+/**
+ * The tier's candidates in the order they are offered: the hits, best first; then, in the room they leave, the message
+ * after each hit and the one before. Each is read as the tier takes it, so that neighbours the budget never reaches cost
+ * nothing; a line said again ("Hey you. Long day?", case aside, or nearly the same words) is offered once, where it ranks
+ * best.
+ */
+function* candidates(index: ScopeIndex, hits: readonly PlaceHit[], usable: (at: number) => boolean): Generator<number> {
+	const offered = new Set<number>();
+	const said = new RepeatedLines();
+	const offer = (at: number) => {
+		if (at < 0 || at >= index.size || offered.has(at) || !usable(at)) return false;
+		offered.add(at);
+		return !said.repeats(index.texts[at]!, index.wordMaskAt(at));
+	};
+	for (const { at } of hits) if (offer(at)) yield at;
+	for (const { at } of hits) {
+		if (offer(at + 1)) yield at + 1;
+		if (offer(at - 1)) yield at - 1;
+	}
 }

@@ -41,6 +41,7 @@ export function appendMessage(
 	const at = index.ids.length;
 	index.ids.push(message.id);
 	index.texts.push(message.text);
+	if (at > 0 && message.ts < index.times[at - 1]!) index.timesInOrder = false;
 	index.times.push(message.ts);
 	if (index.order) fileId(index, at);
 	index.messageBytes += MESSAGE_BYTES + message.id.length + message.text.length;

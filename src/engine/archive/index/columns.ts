@@ -47,6 +47,8 @@ export interface IndexColumns {
 	texts: string[];
 	/** A plain array of numbers: for the few messages of most channels, cheaper than a typed array's own objects. */
 	times: number[];
+	/** Whether `times` never goes back (messages appended as they were written): a span of them is then found by a binary search. */
+	timesInOrder: boolean;
 	speakers: Speaker[];
 	/** Past a few dozen speakers: each speaker's number, by its fields. */
 	speakerNumbers: Map<string, number> | null;

@@ -136,9 +136,23 @@ export function rank(index: IndexColumns, query: string, limit: number, since: n
 function placesIn(index: IndexColumns, span: DateSpan, since: number): number[] {
 	const places: number[] = [];
 	const { times } = index;
-	for (let at = times.length - 1; at >= 0 && places.length < MAX_POSTINGS_READ; at--) {
+	const from = Math.max(span.from, since);
+	// In order (as messages are appended): from the last message before the span's end back to its start.
+	let at = times.length - 1;
+	if (index.timesInOrder) {
+		let low = 0;
+		let high = times.length;
+		while (low < high) {
+			const middle = (low + high) >> 1;
+			if (times[middle]! < span.to) low = middle + 1;
+			else high = middle;
+		}
+		at = low - 1;
+	}
+	for (; at >= 0 && places.length < MAX_POSTINGS_READ; at--) {
 		const time = times[at]!;
-		if (time >= span.from && time < span.to && time >= since) places.push(at);
+		if (time >= from && time < span.to) places.push(at);
+		else if (index.timesInOrder && time < from) break;
 	}
 	return places;
 }
