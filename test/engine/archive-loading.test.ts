@@ -112,6 +112,17 @@ describe('GIVEN a channel of 2,000 archived messages AND the engine restarted', 
 	}, 120_000);
 });
 
+describe('GIVEN a channel of some 1,900 archived messages (just under 2,000) AND the engine restarted', () => {
+	it('THEN its first context searches all of them, the oldest too, with no turn of the event loop for the background', async () => {
+		const { open, expected, ids } = await seededChannel(32, 90);
+		expect(ids.length).toBe(1_800);
+		const restarted = await open();
+		for (const at of [3, 250, 700, 1200, 1500]) expect(await relevantOf(restarted, wordOf(at))).toBe(expected.get(at));
+		expect(expected.get(3)).toContain(wordOf(3));
+		await restarted.close();
+	}, 120_000);
+});
+
 describe('GIVEN a channel of 800 archived messages AND the engine restarted', () => {
 	it('THEN its first context searches all of them, with no turn of the event loop for the background', async () => {
 		const { open, expected } = await seededChannel(32, 40);

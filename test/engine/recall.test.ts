@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../../src';
 import { backends, openEngine, TestClock } from '../support/backends';
+import { generateChats } from '../support/chats/generate';
 import { generateConversations } from '../support/conversations/generate';
 import { fixtureMessages, keywordTop3Recall, loadFixture, measureRecall, plainBm25Recall, replayConversation } from '../support/recall';
 
@@ -75,5 +76,55 @@ describe('GIVEN the generated evaluation set', () => {
 	it('THEN the same seed gives the same set, and another seed another', () => {
 		expect(generateConversations(2)).toEqual(generateConversations(2));
 		expect(generateConversations(2, 1)).not.toEqual(generateConversations(2));
+	});
+});
+
+describe('GIVEN the chat-like evaluation set', () => {
+	const chats = generateChats();
+	const messagesOf = chats.map((chat) => fixtureMessages(chat));
+
+	it('THEN it has the traits of real chat: some 1,000 messages over 21 days, in bursts of short lines', () => {
+		expect(chats.length).toBe(10);
+		for (const messages of messagesOf) {
+			expect(messages.length).toBeGreaterThanOrEqual(900);
+			expect(messages.length).toBeLessThanOrEqual(1_500);
+			const days = new Set(messages.map((message) => new Date(message.ts).toISOString().slice(0, 10)));
+			expect(days.size).toBe(21);
+			expect(messages.filter((message) => message.text.length < 40).length / messages.length).toBeGreaterThan(0.6);
+			// Bursts: a speaker sends several lines in a row, up to ten.
+			const runs: number[] = [];
+			for (const [at, message] of messages.entries())
+				if (at > 0 && messages[at - 1]!.speaker.id === message.speaker.id) runs[runs.length - 1]!++;
+				else runs.push(1);
+			expect(Math.max(...runs)).toBeGreaterThanOrEqual(5);
+			expect(runs.filter((run) => run >= 3).length).toBeGreaterThan(50);
+			expect(messages.some((message) => message.text.startsWith('[photo: '))).toBe(true);
+			expect(messages.every((message, at) => at === 0 || message.ts >= messages[at - 1]!.ts)).toBe(true);
+		}
+		// Display names that are handles, not the names the chat or the questions use.
+		expect(chats.filter((chat) => !chat.questions.some((question) => question.question.includes(chat.speakers[0]!.name))).length).toBeGreaterThan(
+			0
+		);
+	});
+
+	it('THEN its questions are mostly multi-hop, many ask when, and every answer turn exists', () => {
+		const questions = chats.flatMap((chat) => chat.questions);
+		const kinds = (kind: string) => questions.filter((question) => question.kind === kind).length;
+		expect(kinds('multi-hop')).toBeGreaterThan(kinds('single-hop'));
+		expect(kinds('date')).toBeGreaterThan(questions.length / 5);
+		chats.forEach((chat, index) => {
+			const ids = new Set(messagesOf[index]!.map((message) => message.id));
+			for (const question of chat.questions) for (const id of question.answerTurnIds) expect(ids.has(id), `${question.id} ${id}`).toBe(true);
+			// A multi-hop question's answer turns come from different days.
+			const dayOf = (id: string) => id.split(':')[1];
+			expect(chat.questions.some((question) => question.kind === 'multi-hop' && new Set(question.answerTurnIds.map(dayOf)).size > 1)).toBe(
+				true
+			);
+		});
+	});
+
+	it('THEN the same seed gives the same set, and another seed another', () => {
+		expect(generateChats(2)).toEqual(generateChats(2));
+		expect(generateChats(2, 1)).not.toEqual(generateChats(2));
 	});
 });
