@@ -62,18 +62,18 @@ export function fitByDay<T>(
 	for (const item of candidates) {
 		// Nothing useful fits in the last few tokens.
 		if (budget - used < 8) break;
+		const day = dayLabel(time(item));
 		let cost = joinedTokensOf?.(item, picked);
 		if (cost === undefined) {
 			const lineTokens = tokensOf(item, Math.min(maxItemTokens, budget - used));
 			if (lineTokens > maxItemTokens) continue;
-			const day = dayLabel(time(item));
 			cost = lineTokens + 1 + (days.has(day) ? 0 : dayLineTokens(day) + 1);
 		}
 		if (used + cost > budget) continue;
 		used += cost;
-		days.add(dayLabel(time(item)));
+		days.add(day);
 		chosen.push(item);
-		picked.add(item);
+		if (joinedTokensOf) picked.add(item);
 	}
 	return { chosen, tokens: used };
 }

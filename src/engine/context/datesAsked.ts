@@ -12,8 +12,11 @@ const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;
 const SUFFIXED = String.raw`(\d{1,2})(?:st|nd|rd|th)`;
 const YEAR = String.raw`(?:,?\s+(\d{4}))?`;
 
-/** Words without which a question names no date: most questions are read no further. */
-const MAY_NAME_A_DATE = new RegExp(String.raw`\d|yesterday|today|tonight|morning|night|ago|last|week|month|${WEEKDAY}|\b${MONTH}\b`, 'i');
+/** What every form below needs: most questions, and chat's own words (`last`, `night`, `week`), are read no further. */
+const MAY_NAME_A_DATE = new RegExp(
+	String.raw`\d|\b(?:yesterday|today|tonight|ago|last night|(?:this|last|past|on) ${WEEKDAY}|(?:this|last|the|over the|at the) weekend|(?:this|last) (?:week|month)|this (?:morning|afternoon|evening)|in ${MONTH}|${MONTH} \d)`,
+	'i'
+);
 
 /** The forms a question names a day or a span by, each read relative to the time it is asked, in the order they are tried. */
 const FORMS: { pattern: RegExp; span: (match: RegExpExecArray, now: number) => DateSpan | null }[] = [

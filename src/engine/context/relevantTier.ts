@@ -1,5 +1,5 @@
 import type { PlaceHit, ScopeIndex } from '../archive/ScopeIndex';
-import { burstLines, burstPiece, continuesBurst } from '../format/bursts';
+import { burstLines, burstPiece, soonAfter } from '../format/bursts';
 import { messageLine } from '../format/lines';
 import { PersonaNames, speakerName } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
@@ -31,8 +31,12 @@ export function relevantBlock(
 		return tokenCount(messageLine(index.messageAt(at), personas));
 	};
 	// A message right before or after a chosen one of its burst joins that one's line: its text and a separator, no label.
+	// Read from the index's columns: a speaker is one object for all its messages.
 	const burstOf = (at: number, other: number) =>
-		other >= 0 && other < index.size && continuesBurst(index.messageAt(Math.min(at, other)), index.messageAt(Math.max(at, other)));
+		other >= 0 &&
+		other < index.size &&
+		index.speakerAt(at) === index.speakerAt(other) &&
+		soonAfter(index.timeAt(Math.min(at, other)), index.timeAt(Math.max(at, other)));
 	const joinedTokens = (at: number, chosen: ReadonlySet<number>) =>
 		(chosen.has(at - 1) && burstOf(at, at - 1)) || (chosen.has(at + 1) && burstOf(at, at + 1))
 			? tokenCount(burstPiece(index.messageAt(at)))

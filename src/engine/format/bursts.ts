@@ -11,6 +11,8 @@ export const BURST_GAP_MS = 120_000;
 /** What joins the messages of a burst on one line, after one speaker label. */
 export const BURST_SEPARATOR = ' / ';
 
+const DAY = 86_400_000;
+
 /** Whether `next`, the message right after `previous` in the conversation, continues its burst (the same speaker, soon after, the same day). */
 export function continuesBurst(previous: StoredMessage, next: StoredMessage): boolean {
 	return (
@@ -18,10 +20,13 @@ export function continuesBurst(previous: StoredMessage, next: StoredMessage): bo
 		previous.authorId === next.authorId &&
 		previous.personaId === next.personaId &&
 		previous.authorName === next.authorName &&
-		next.ts >= previous.ts &&
-		next.ts - previous.ts <= BURST_GAP_MS &&
-		dayLabel(previous.ts) === dayLabel(next.ts)
+		soonAfter(previous.ts, next.ts)
 	);
+}
+
+/** Whether a message of the same speaker sent at `next` is soon enough after one sent at `previous` to continue its burst. */
+export function soonAfter(previous: number, next: number): boolean {
+	return next >= previous && next - previous <= BURST_GAP_MS && Math.floor(previous / DAY) === Math.floor(next / DAY);
 }
 
 /** `' / text'`: a message's text as it continues the line of its burst. */
