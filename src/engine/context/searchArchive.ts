@@ -14,8 +14,8 @@ const SECOND_QUESTION = /,?\s+and\s+(?=(?:what|where|when|who|whom|whose|which|h
  */
 export function searchArchive(index: ScopeIndex, query: string, limit: number, since: number, now: number): PlaceHit[] {
 	const whole = index.rank(query, limit, since, dateAsked(query, now));
-	// Most questions hold no "and": read no further.
-	if (!/\band\b/i.test(query)) return whole;
+	// Only a question (a chat message that is none, "…and who cares", is searched once).
+	if (!query.trimEnd().endsWith('?')) return whole;
 	const parts = query.split(SECOND_QUESTION).filter((part) => part.trim().length > 0);
 	if (parts.length < 2) return whole;
 	const lists = [whole, ...parts.map((part) => index.rank(part, limit, since, dateAsked(part, now)))];
