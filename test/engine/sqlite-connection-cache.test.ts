@@ -33,6 +33,28 @@ afterEach(async () => {
 	directory = null;
 });
 
+describe('GIVEN an SQLite adapter that found a row absent (a member with no profile, read at every context)', () => {
+	it('WHEN another connection, a plain better-sqlite3 connection, raw SQL or the adapter itself writes it THEN the adapter reads it', async () => {
+		const path = file();
+		const mine = adapter(path);
+		const other = adapter(path);
+		expect(await mine.getMany(['a', 'b', 'c', 'd'])).toEqual([undefined, undefined, undefined, undefined]);
+		await other.set('a', 'from another connection');
+		expect(await mine.get('a')).toBe('from another connection');
+		expect(await mine.getMany(['b', 'c', 'd'])).toEqual([undefined, undefined, undefined]);
+		const raw = new Database(path);
+		raw.prepare(`INSERT INTO keyv (key, value) VALUES ('b', 'by hand')`).run();
+		raw.close();
+		expect(await mine.get('b')).toBe('by hand');
+		expect(await mine.getMany(['c', 'd'])).toEqual([undefined, undefined]);
+		mine.query(`INSERT INTO keyv (key, value) VALUES ('c', 'raw') RETURNING key`);
+		expect(await mine.get('c')).toBe('raw');
+		expect(await mine.get('d')).toBeUndefined();
+		await mine.set('d', 'mine');
+		expect(await mine.get('d')).toBe('mine');
+	});
+});
+
 describe('GIVEN an SQLite adapter that has read a value', () => {
 	it('WHEN another connection rewrites or deletes the row THEN the adapter reads what the file holds', async () => {
 		const path = file();

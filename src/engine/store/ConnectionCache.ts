@@ -13,6 +13,9 @@ const MAX_CHARS = 1 << 20;
  * from UTF-8: some 1 ms for the 80,000 characters of emoji of two crude windows, on every turn and every context of such a
  * channel (`npm run bench -- --only=hostile`, see docs/storage.md).
  */
+/** What the cache keeps for a row it found absent: no row's value is empty (every value is JSON). */
+export const ABSENT = '';
+
 export class ConnectionCache {
 	private readonly values = new LRUCache<string, string>({ maxSize: MAX_CHARS, sizeCalculation: (value, key) => value.length + key.length });
 	private version: number | null = null;
@@ -20,15 +23,18 @@ export class ConnectionCache {
 	/** @param dataVersion reads the connection's `PRAGMA data_version` */
 	public constructor(private readonly dataVersion: () => number) {}
 
-	/** The values last read or written under `keys`, where no other connection has committed since (else undefined). */
+	/**
+	 * The values last read or written under `keys`, where no other connection has committed since (else undefined);
+	 * {@link ABSENT} for a row found absent: a context reads a member's profile and topics, which most have none of.
+	 */
 	public getMany(keys: readonly string[]): (string | undefined)[] {
 		this.forgetIfChanged();
 		return keys.map((key) => this.values.get(key));
 	}
 
-	/** Keeps `value`, read from the row `key`. */
-	public read(key: string, value: string): void {
-		this.keep(key, value);
+	/** Keeps `value`, read from the row `key`, or that there is no such row. */
+	public read(key: string, value: string | undefined): void {
+		this.keep(key, value ?? ABSENT);
 	}
 
 	/**

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
-import { ConnectionCache } from './ConnectionCache';
+import { ABSENT, ConnectionCache } from './ConnectionCache';
 import { LogCopier } from './LogCopier';
 import { rewriteInWorker } from './rewriteInWorker';
 
@@ -145,12 +145,12 @@ export class SqliteAdapter extends EventEmitter {
 	public async getMany(keys: string[]): Promise<(string | undefined)[]> {
 		const cached = this.cache.getMany(keys);
 		const missing = keys.filter((_, index) => cached[index] === undefined);
-		if (missing.length === 0) return cached;
+		if (missing.length === 0) return cached.map((value) => (value === ABSENT ? undefined : value));
 		const rows = new Map(this.statements.getMany.all(JSON.stringify(missing)).map((row) => [row.key, row.value]));
 		// A read of many rows at once (an erasure's or an export's every chunk) is not kept: no reply reads them again soon,
 		// and they would push out the crude windows that the next turn and context read.
-		if (missing.length <= MAX_KEPT_READ) for (const [key, value] of rows) this.cache.read(key, value);
-		return keys.map((key, index) => cached[index] ?? rows.get(key));
+		if (missing.length <= MAX_KEPT_READ) for (const key of missing) this.cache.read(key, rows.get(key));
+		return keys.map((key, index) => (cached[index] === ABSENT ? undefined : (cached[index] ?? rows.get(key))));
 	}
 
 	public async has(key: string): Promise<boolean> {
