@@ -14,7 +14,15 @@ const YEAR = String.raw`(?:,?\s+(\d{4}))?`;
 
 /** What every form below needs: most questions, and chat's own words (`last`, `night`, `week`), are read no further. */
 const MAY_NAME_A_DATE = new RegExp(
-	String.raw`\d|\b(?:yesterday|today|tonight|ago|last night|(?:this|last|past|on) ${WEEKDAY}|(?:this|last|the|over the|at the) weekend|(?:this|last) (?:week|month)|this (?:morning|afternoon|evening)|in ${MONTH}|${MONTH} \d)`,
+	[
+		String.raw`\d`,
+		String.raw`\b(?:yesterday|today|tonight|ago|last night)`,
+		String.raw`\b(?:this|last|past|on) ${WEEKDAY}`,
+		String.raw`\b(?:this|last|the|over the|at the) weekend`,
+		String.raw`\b(?:this|last) (?:week|month)`,
+		String.raw`\bthis (?:morning|afternoon|evening)`,
+		String.raw`\b(?:in ${MONTH}|${MONTH} \d)`
+	].join('|'),
 	'i'
 );
 
