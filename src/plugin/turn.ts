@@ -16,7 +16,9 @@ export interface TurnFromMessagesInput {
 	isStopResponse?: boolean;
 	/**
 	 * Tells persona messages from member messages in the history.
-	 * @default a message from a bot or a webhook is the persona's
+	 * @default a message of the bot's own account, or of a webhook the bot's application owns, is the persona's; any other
+	 * bot's or webhook's (a proxy webhook a member's bot made, another bot) is a member's, marked `(member)` when its name
+	 * reads as a persona's
 	 */
 	isPersona?: (message: Message) => boolean;
 	/**
@@ -27,7 +29,13 @@ export interface TurnFromMessagesInput {
 	personaOf?: (message: Message) => PersonaIdentity | null | undefined;
 }
 
-const defaultIsPersona = (message: Message) => message.author.bot || message.webhookId !== null;
+/** Whether the bot itself wrote `message`: through its own account, or a webhook its application owns. */
+function ownMessage(message: Message): boolean {
+	const { client } = message;
+	if (message.webhookId === null) return message.author.id === client.user?.id;
+	const application = client.application?.id ?? client.user?.id;
+	return application !== undefined && message.applicationId === application;
+}
 
 /**
  * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host
@@ -40,7 +48,7 @@ const defaultIsPersona = (message: Message) => message.author.bot || message.web
  */
 export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
 	const { trigger } = input;
-	const isPersona = input.isPersona ?? defaultIsPersona;
+	const isPersona = input.isPersona ?? ownMessage;
 	const personaOf =
 		input.personaOf ??
 		((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));

@@ -17,6 +17,11 @@ export interface UserMessageInput {
 	referenceId?: string;
 	/** @default a new snowflake */
 	id?: string;
+	/**
+	 * Sends the message through a webhook instead (a proxy bot's, or one the bot's application made): its author is the
+	 * webhook, named as given, with no member object; `author` is the user who had it sent, and no member is added for it.
+	 */
+	webhook?: { id: string; name: string; applicationId?: string };
 }
 
 /** A slash command a user runs. */
@@ -59,13 +64,16 @@ export interface FakeInteraction {
 /** Dispatches MESSAGE_CREATE for a user's message and keeps it for history. */
 export function sendUserMessage(context: FakeContext, input: UserMessageInput): ApiObject {
 	const { state } = context;
-	const author = state.user(input.author);
-	const channel = input.channelId ? state.findChannel(input.channelId) : state.dmChannelWith(String(author.id));
+	const sender = state.user(input.author);
+	const channel = input.channelId ? state.findChannel(input.channelId) : state.dmChannelWith(String(sender.id));
 	if (!channel) throw new Error(`fake Discord: unknown channel ${input.channelId}`);
 	const guildId = channel.guild_id ? String(channel.guild_id) : null;
 	if (input.guildId && input.guildId !== guildId) throw new Error(`fake Discord: channel ${channel.id} is not in guild ${input.guildId}`);
-	if (guildId) state.ensureMember(guildId, String(author.id));
-	const member = guildId ? state.memberWithoutUser(guildId, String(author.id)) : undefined;
+	const { webhook } = input;
+	// A webhook's message is authored by the webhook itself, as Discord sends it: a bot user with the webhook's id and name.
+	const author = webhook ? { id: webhook.id, username: webhook.name, discriminator: '0000', avatar: null, bot: true } : sender;
+	if (guildId && !webhook) state.ensureMember(guildId, String(author.id));
+	const member = guildId && !webhook ? state.memberWithoutUser(guildId, String(author.id)) : undefined;
 	const referenced = input.referenceId ? context.messages.find(input.referenceId) : undefined;
 	if (input.referenceId && !referenced) throw new Error(`fake Discord: unknown message ${input.referenceId} to reply to`);
 	const message = buildMessage(
@@ -76,7 +84,8 @@ export function sendUserMessage(context: FakeContext, input: UserMessageInput): 
 			author,
 			...(member ? { member } : {}),
 			content: input.content,
-			referenced
+			referenced,
+			...(webhook ? { webhookId: webhook.id, ...(webhook.applicationId ? { applicationId: webhook.applicationId } : {}) } : {})
 		},
 		(id) => state.findUser(id)
 	);
