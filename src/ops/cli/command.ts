@@ -44,7 +44,18 @@ export function print(text: string): void {
 	process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-/** Writes a value as indented JSON. */
+/**
+ * Characters JSON leaves as they are that a terminal acts on: C1 controls (U+009B starts an escape sequence as ESC [ does),
+ * bidirectional controls (they reorder what the screen shows), and the line and paragraph separators.
+ */
+const JSON_UNSAFE = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g;
+
+/** `value` as indented JSON, every character a terminal would act on escaped (`JSON.stringify` escapes C0 controls itself). */
+export function jsonText(value: unknown): string {
+	return JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Writes a value as indented JSON, safe to print (see {@link jsonText}). */
 export function printJson(value: unknown): void {
-	print(JSON.stringify(value, null, 2));
+	print(jsonText(value));
 }

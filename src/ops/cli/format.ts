@@ -1,4 +1,18 @@
 import type { ExportedMessage, StoredMessage } from '../../engine';
+import { flattenForContext } from '../../engine/format/text';
+
+/** Bidirectional controls: each reorders what a terminal shows after it, hiding what the text really says. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * A text read from the store, as the CLI prints it: on one line and inert in a terminal. As the context writes stored text
+ * (`flattenForContext`): line breaks become ` ⏎ `, every other control character (ESC and BEL of escape sequences, CR,
+ * C1 controls) U+FFFD; and each bidirectional control shows as its code, `\u{202E}`. The CLI writes every line's start
+ * itself: stored text only follows a label or an indent and a dash.
+ */
+export function shown(text: string): string {
+	return flattenForContext(text).replace(BIDI_CONTROLS, (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`);
+}
 
 /** `2026-03-02 18:00:00 UTC`; a dash for none. */
 export function time(value: number | string | null | undefined): string {
@@ -32,25 +46,25 @@ export function rows(entries: readonly [label: string, value: string | number][]
 /** Who wrote a message, as a reader tells them apart. */
 function speaker(message: Pick<StoredMessage, 'role' | 'authorId' | 'authorName' | 'personaId'>): string {
 	if (message.role === 'persona')
-		return `${message.authorName ?? 'persona'}${message.personaId ? ` (persona ${message.personaId})` : ' (persona)'}`;
-	return `${message.authorName ?? 'member'}${message.authorId ? ` (${message.authorId})` : ''}`;
+		return `${shown(message.authorName ?? 'persona')}${message.personaId ? ` (persona ${shown(message.personaId)})` : ' (persona)'}`;
+	return `${shown(message.authorName ?? 'member')}${message.authorId ? ` (${shown(message.authorId)})` : ''}`;
 }
 
 /** `[2026-03-02 18:00:00 UTC] Maya (4829…): hello` */
 export function storedLine(message: StoredMessage, indent = '    '): string {
-	return `${indent}[${time(message.ts)}] ${speaker(message)}: ${message.text}`;
+	return `${indent}[${time(message.ts)}] ${speaker(message)}: ${shown(message.text)}`;
 }
 
 /** The same for an exported message. */
 export function exportedLine(message: ExportedMessage, indent = '    '): string {
 	return (
 		`${indent}[${time(message.at)}] ` +
-		`${speaker({ role: message.role, authorName: message.authorName, personaId: message.personaId ?? undefined })}: ${message.text}`
+		`${speaker({ role: message.role, authorName: message.authorName, personaId: message.personaId ?? undefined })}: ${shown(message.text)}`
 	);
 }
 
 /** Where a conversation is: `server 8000… channel 8100… persona sol`, or `DM channel 8200…`. */
 export function place(where: { serverId: string; channelId: string; personaId?: string | null }): string {
-	const server = where.serverId === 'DM' ? 'DM' : `server ${where.serverId}`;
-	return `${server} · channel ${where.channelId}${where.personaId ? ` · persona ${where.personaId}` : ''}`;
+	const server = where.serverId === 'DM' ? 'DM' : `server ${shown(where.serverId)}`;
+	return `${server} · channel ${shown(where.channelId)}${where.personaId ? ` · persona ${shown(where.personaId)}` : ''}`;
 }

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { type CliCommand, print, required } from '../command';
+import { type CliCommand, jsonText, print, required } from '../command';
 
 export const exportCommand: CliCommand = {
 	name: 'export',
@@ -16,7 +16,7 @@ Options:
 	async run(values, open) {
 		const userId = required(values, 'user', 'export');
 		const exported = await (await open()).exportUser(userId);
-		const json = `${JSON.stringify(exported, null, 2)}\n`;
+		const json = `${jsonText(exported)}\n`;
 		if (typeof values.out !== 'string') {
 			print(json);
 			return 0;

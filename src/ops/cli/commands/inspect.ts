@@ -3,7 +3,7 @@ import type { UserExport } from '../../../engine';
 import { PrivacyLevel } from '../../../engine';
 import { type CliCommand, discordId, jsonOption, print, printJson } from '../command';
 import { UsageError } from '../errors';
-import { count, exportedLine, place, storedLine, time } from '../format';
+import { count, exportedLine, place, shown, storedLine, time } from '../format';
 
 export const inspectCommand: CliCommand = {
 	name: 'inspect',
@@ -77,8 +77,8 @@ function userText(user: ReturnType<typeof userInspection>): string {
 	for (const entry of user.shortTerm) {
 		lines.push(`  ${place(entry)} · updated ${time(entry.lastUpdated)} · forgotten at ${time(entry.expiresAt)}`);
 		lines.push(...entry.messages.map((message) => exportedLine(message)));
-		if (entry.summary) lines.push(`    Summary: ${entry.summary}`);
-		for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`    ${name}: ${text}`);
+		if (entry.summary) lines.push(`    Summary: ${shown(entry.summary)}`);
+		for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`    Category ${shown(name)}: ${shown(text)}`);
 	}
 	lines.push('', `Their messages and the replies to them in shared channel memories (${user.sharedShortTerm.length}):`);
 	lines.push(...user.sharedShortTerm.map((message) => `${exportedLine(message, '  ')}  [${place(message)}]`));
@@ -89,12 +89,14 @@ function userText(user: ReturnType<typeof userInspection>): string {
 	);
 	if (user.profile) {
 		lines.push('', `Profile (updated ${time(user.profile.updatedAt)}):`);
-		for (const [name, value] of Object.entries(user.profile.preferences)) lines.push(`  ${name}: ${value}`);
-		if (user.profile.notes.length > 0) lines.push(`  notes: ${user.profile.notes.join('; ')}`);
-		if (user.profile.tags.length > 0) lines.push(`  tags: ${user.profile.tags.join(', ')}`);
+		for (const [name, value] of Object.entries(user.profile.preferences)) lines.push(`  preference ${shown(name)}: ${shown(value)}`);
+		for (const note of user.profile.notes) lines.push(`  note: ${shown(note)}`);
+		if (user.profile.tags.length > 0) lines.push(`  tags: ${user.profile.tags.map(shown).join(', ')}`);
 	} else lines.push('', 'Profile: none');
 	lines.push('', `Topic notes (${user.topics.length}):`);
-	lines.push(...user.topics.map((topic) => `  ${topic.slug} "${topic.title}" (updated ${time(topic.updatedAt)}): ${topic.note}`));
+	lines.push(
+		...user.topics.map((topic) => `  topic ${shown(topic.slug)} "${shown(topic.title)}" (updated ${time(topic.updatedAt)}): ${shown(topic.note)}`)
+	);
 	return lines.join('\n');
 }
 
@@ -104,21 +106,21 @@ function channelText(inspection: ChannelInspection): string {
 	const lines = [`The live memory of ${where}: ${inspection.scopes.length} ${inspection.scopes.length === 1 ? 'scope' : 'scopes'}`];
 	for (const scope of inspection.scopes) {
 		const at = place({ serverId: scope.serverId, channelId: inspection.channelId, personaId: scope.personaId });
-		const member = scope.userId ? ` · member ${scope.userId}` : '';
-		lines.push('', `${scope.key}  (${at}${member})`);
+		const member = scope.userId ? ` · member ${shown(scope.userId)}` : '';
+		lines.push('', `${shown(scope.key)}  (${at}${member})`);
 		const { entry, archive } = scope;
 		if (entry) {
 			lines.push(`  Recent messages (${entry.messages.length}), updated ${time(entry.lastUpdated)}, forgotten at ${time(entry.expiresAt)}:`);
 			lines.push(...entry.messages.map((message) => storedLine(message)));
-			if (entry.summary) lines.push(`  Summary: ${entry.summary}`);
-			for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`  ${name}: ${text}`);
+			if (entry.summary) lines.push(`  Summary: ${shown(entry.summary)}`);
+			for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`  Category ${shown(name)}: ${shown(text)}`);
 			if (entry.digest.length > 0)
-				lines.push(`  Digest (${entry.digest.length} lines):`, ...entry.digest.map((line) => `    [${time(line.ts)}] ${line.text}`));
+				lines.push(`  Digest (${entry.digest.length} lines):`, ...entry.digest.map((line) => `    [${time(line.ts)}] digest: ${shown(line.text)}`));
 			if (entry.backgroundSummary) {
 				const summary = entry.backgroundSummary;
 				lines.push(
-					`  Background summary (${summary.model}, ${time(summary.createdAt)}${summary.stale ? ', stale' : ''}):`,
-					...summary.text.split('\n').map((line) => `    ${line}`)
+					`  Background summary (${shown(summary.model)}, ${time(summary.createdAt)}${summary.stale ? ', stale' : ''}):`,
+					...summary.text.split('\n').map((line) => `    - ${shown(line)}`)
 				);
 			}
 		} else lines.push('  No short-term entry (expired or cleared).');
