@@ -115,7 +115,10 @@ function channelText(inspection: ChannelInspection): string {
 			if (entry.summary) lines.push(`  Summary: ${shown(entry.summary)}`);
 			for (const [name, text] of Object.entries(entry.categories ?? {})) lines.push(`  Category ${shown(name)}: ${shown(text)}`);
 			if (entry.digest.length > 0)
-				lines.push(`  Digest (${entry.digest.length} lines):`, ...entry.digest.map((line) => `    [${time(line.ts)}] digest: ${shown(line.text)}`));
+				lines.push(
+					`  Digest (${entry.digest.length} lines):`,
+					...entry.digest.map((line) => `    [${time(line.ts)}] digest: ${shown(line.text)}`)
+				);
 			if (entry.backgroundSummary) {
 				const summary = entry.backgroundSummary;
 				lines.push(
