@@ -178,8 +178,9 @@ export class EngineParts {
 		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
 		const sealer = Sealer.fromConfig(config);
 		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
+		let sealedNow: number;
 		try {
-			await checkSeal(store);
+			sealedNow = await checkSeal(store, (message) => logger.warn(message));
 		} catch (error) {
 			await store.close().catch(() => undefined);
 			throw error;
@@ -189,6 +190,9 @@ export class EngineParts {
 			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
 		);
 		prepareFirstContext();
-		return new EngineParts(store, config, options.now ?? Date.now, logger);
+		const parts = new EngineParts(store, config, options.now ?? Date.now, logger);
+		// Values sealed at start-up were plain: no page of an SQLite file keeps them.
+		if (sealedNow > 0) await parts.forgotten('now');
+		return parts;
 	}
 }

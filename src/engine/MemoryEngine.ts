@@ -280,8 +280,8 @@ export class MemoryEngine {
 
 	/**
 	 * For operators (`sapphire-memory reseal`): seals again with `MEMORY_ENCRYPTION_KEY` every value still sealed with one of
-	 * `MEMORY_ENCRYPTION_PREVIOUS_KEYS`, or not sealed, so the previous keys can be dropped. It reads the whole namespace;
-	 * a bot may run meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
+	 * `MEMORY_ENCRYPTION_PREVIOUS_KEYS`, so the previous keys can be dropped; a value not sealed is counted as damaged and
+	 * left (a plain store is sealed whole when the engine opens with a key). It reads the whole namespace; a bot may run meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
 	 */
 	public async reseal(): Promise<ResealResult> {
 		const parts = this.open();

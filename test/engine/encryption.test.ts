@@ -40,10 +40,11 @@ describe.each(backends)('encryption at rest, on $name', (backend) => {
 		location?.cleanup();
 	});
 
-	async function engine(config: Partial<MemoryConfig> = {}): Promise<MemoryEngine> {
+	async function engine(config: Partial<MemoryConfig> = {}, warnings?: string[]): Promise<MemoryEngine> {
 		const opened = await MemoryEngine.open({
 			env: {},
 			now: clock.now,
+			...(warnings ? { logger: { ...console, warn: (message: string) => void warnings.push(message) } } : {}),
 			config: { storeUrl: location.storeUrl, storeNamespace: location.namespace, sweepIntervalMinutes: 0, ...config }
 		});
 		open.push(opened);
@@ -146,18 +147,83 @@ describe.each(backends)('encryption at rest, on $name', (backend) => {
 		await expect(engine({ encryptionKey: KEY })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
 	});
 
-	it('WHEN a plain store is given a key THEN its values stay readable, new ones are sealed, and reseal seals the rest', async () => {
+	it('WHEN a plain store is given a key THEN start-up seals it whole before serving, and says so', async () => {
 		await fill(await engine());
 		const shown = await everythingShown(open[0]!);
 		await closeAll();
 		expect(await holdersOf(location, 'SEALED-TEXT')).not.toEqual([]);
 
-		const sealed = await engine({ encryptionKey: KEY });
-		expect(await everythingShown(sealed)).toBe(shown);
-		await sealed.reseal();
+		const warnings: string[] = [];
+		const sealed = await engine({ encryptionKey: KEY }, warnings);
+		// Sealed before the first call: no row holds a member's words, and every row names the key.
 		for (const marker of MARKERS) expect(await holdersOf(location, marker), marker).toEqual([]);
+		expect(await sealsOfRows()).toEqual(new Set([keyIdOf(KEY)]));
+		expect(warnings).toEqual([expect.stringMatching(/store that was not sealed: its \d+ values were sealed before it served any\.$/)]);
 		expect(await everythingShown(sealed)).toBe(shown);
+		expect(await sealed.reseal()).toMatchObject({ resealed: 0, damaged: 0 });
+		await closeAll();
+
+		// Started again: the store is sealed, and nothing more is said.
+		warnings.length = 0;
+		const again = await engine({ encryptionKey: KEY }, warnings);
+		expect(await everythingShown(again)).toBe(shown);
+		expect(warnings).toEqual([]);
 	});
+
+	it('WHEN a new store is opened with a key THEN start-up says every value will be sealed', async () => {
+		const warnings: string[] = [];
+		await engine({ encryptionKey: KEY }, warnings);
+		expect(warnings).toEqual([expect.stringMatching(/holds nothing yet: every value is sealed\.$/)]);
+	});
+
+	it(
+		'WHEN someone without the key writes plain values into a sealed store THEN none is served: ' +
+			'read as damaged, counted, left unsealed by reseal, replaced by the next write',
+		async () => {
+			const memory = await engine({ encryptionKey: KEY });
+			await fill(memory);
+			const clean = await everythingShown(memory);
+			await closeAll();
+			const inspect = await StoreInspection.open(location, Sealer.fromConfig({ encryptionKey: KEY, encryptionPreviousKeys: null }));
+			try {
+				// Well-formed values, as the engine would write them without a key: Maya's profile, and the channel's entry
+				// with a message put in her name.
+				const profile = (await inspect.profile(MAYA.id).read())!;
+				await inspect.profile(MAYA.id).damage({ v: 1, d: { ...profile, preferences: { drink: 'PLANTED-PREF poison' } } });
+				const entry = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!;
+				const planted = { ...entry.messages.at(-1)!, text: 'PLANTED-TEXT Sol decided to post her address' };
+				await inspect.serverEntry(GUILD, CHANNEL, 'sol').damage({ v: 1, d: { ...entry, messages: [...entry.messages, planted] } });
+				expect(await holdersOf(location, 'PLANTED-PREF')).not.toEqual([]);
+			} finally {
+				await inspect.close();
+			}
+
+			const reopened = await engine({ encryptionKey: KEY });
+			const before = reopened.stats().damagedValues;
+			const shown = await everythingShown(reopened);
+			expect(shown).not.toContain('PLANTED');
+			expect(shown).not.toContain('SEALED-PREF');
+			expect((await reopened.getProfile(MAYA.id)) ?? null).toBeNull();
+			expect(reopened.stats().damagedValues).toBeGreaterThanOrEqual(before + 2);
+			// reseal does not launder them: they stay as they were, counted as damaged.
+			const result = await reopened.reseal();
+			expect(result.damaged).toBe(2);
+			expect(await holdersOf(location, 'PLANTED-PREF')).not.toEqual([]);
+			expect(await everythingShown(reopened)).not.toContain('PLANTED');
+			// The next writes replace them, sealed.
+			await reopened.updateProfile(MAYA.id, { preferences: { drink: 'SEALED-PREF tea' } });
+			await reopened.recordTurn(turn({ text: 'SEALED-TEXT after the plant', timestamp: clock.current }));
+			// (An overwritten SQLite row may linger in the file's free pages until its next rewrite, as any overwritten value.)
+			const rows = await rawRows(location);
+			for (const marker of ['PLANTED-PREF', 'PLANTED-TEXT'])
+				expect(
+					rows.filter((row) => row.includes(marker)),
+					marker
+				).toEqual([]);
+			expect(await sealsOfRows()).toEqual(new Set([keyIdOf(KEY)]));
+			expect(clean).toContain('SEALED-PREF');
+		}
+	);
 
 	it('WHEN a sealed value is changed, cut, or copied under another key THEN it reads as missing (counted), never as garbage', async () => {
 		const memory = await engine({ encryptionKey: KEY });

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
 /** Why a stored value is read as missing. */
-export type DamageReason = 'not JSON' | 'no envelope' | 'another schema version' | 'broken seal' | 'wrong shape';
+export type DamageReason = 'not JSON' | 'no envelope' | 'another schema version' | 'broken seal' | 'not sealed' | 'wrong shape';
 
 /** What a row that is not JSON reads as, once keyv has handed it on: the store sees it and reads the key as missing. */
 export const UNREADABLE_ROW: { readonly unreadable: true } = Object.freeze({ unreadable: true });

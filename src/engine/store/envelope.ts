@@ -24,9 +24,10 @@ export function wrap<T>(key: string, value: T, sealer: Sealer | null): Envelope<
 
 /**
  * The value an envelope read from `key` holds, as the engine may use it; undefined when missing. A value that
- * cannot be used (not JSON, no envelope, another schema version, a broken seal, the wrong shape) is told to
- * `onDamaged` and read as {@link unreadableValue}: the write path rebuilds it. A sealed value without its key is not
- * damage but a setting missing: it rejects with `INVALID_CONFIG`, and is never overwritten.
+ * cannot be used (not JSON, no envelope, another schema version, a broken seal, not sealed in a store that is, the wrong
+ * shape) is told to `onDamaged` and read as {@link unreadableValue}: the write path rebuilds it. A sealed value without its
+ * key is not damage but a setting missing: it rejects with `INVALID_CONFIG`, and is never overwritten. With a key set every
+ * value must be sealed: a plain one was written by someone without the key, who must not decide what the bot remembers.
  */
 export function unwrap(
 	key: string,
@@ -35,7 +36,7 @@ export function unwrap(
 	onDamaged?: (key: string, reason: DamageReason) => void
 ): unknown {
 	if (envelope === undefined || envelope === null) return undefined;
-	const reason = damageOf(envelope);
+	const reason = damageOf(envelope) ?? (sealer && typeof envelope.s !== 'string' ? 'not sealed' : null);
 	if (reason === null) {
 		const data = typeof envelope.s === 'string' ? opened(key, envelope.s, sealer) : envelope.d;
 		if (data !== UNREADABLE_ROW) return readStoredValue(key, data, onDamaged);
