@@ -111,7 +111,7 @@ describe('the example bot with LLM_BASE_URL: replies from an OpenAI-compatible e
 
 			expect(endpoint.requests).toHaveLength(2);
 			const [asked, afterTool] = endpoint.requests.map(messagesOf);
-			expect(asked![0]!.content).toContain(`${SOL.prompt}\n\nWhat you remember:\nRecent messages in this conversation (UTC):`);
+			expect(asked![0]!.content).toContain(`${SOL.prompt}\n\nWhat you remember:\n# Recent messages in this conversation (UTC)`);
 			expect(asked![0]!.content).toMatch(/\nMaya: Sol, we adopted a beagle called Biscuit\nSol: What a lovely name, Maya!/);
 			// The channel's history, then the message: the bot's own reply is the assistant's.
 			expect(asked!.slice(1)).toEqual([

@@ -198,7 +198,7 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context 
 			await summarized.engine.summarizerIdle();
 			const request = ask(place);
 			expect((await summarized.engine.buildContext(request)).text, `the summary is served: ${JSON.stringify(facts)}`).toContain(
-				'Summary of this conversation:'
+				'# Summary of this conversation'
 			);
 			return parsedContext(summarized.engine, request);
 		};

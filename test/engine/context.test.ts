@@ -63,7 +63,7 @@ describe.each(backends)('context on $name', (backend) => {
 			expect(context.blocks.map((block) => block.tier)).toEqual(['nudge', 'summary', 'relevant', 'recent']);
 			const relevant = context.blocks[2]!;
 			expect(relevant.text).toContain('Maya: my sister is getting married soon, so excited about the wedding');
-			expect(relevant.text).toMatch(/2026-03-02:\n(.*\n)*Maya: my sister/);
+			expect(relevant.text).toMatch(/\[2026-03-02\]\n(.*\n)*Maya: my sister/);
 			// Nothing already shown in the recent window is repeated.
 			const recentIds = new Set(context.blocks[3]!.sourceIds);
 			expect(relevant.sourceIds.some((id) => recentIds.has(id))).toBe(false);
@@ -110,7 +110,7 @@ describe.each(backends)('context on $name', (backend) => {
 		it('THEN the summary of the channel is shown first in the summary tier, and keeps the entry for the summary TTL', async () => {
 			const { keys } = await engine.recordTurn(turn({ timestamp: clock.current }));
 			await inspect.entry(keys[1]!).patch({ summary: 'Maya is planning a trip to Porto in June.' });
-			expect((await tiers()).summary!.text).toBe('Summary of this conversation:\n- Maya is planning a trip to Porto in June.');
+			expect((await tiers()).summary!.text).toBe('# Summary of this conversation\n- Maya is planning a trip to Porto in June.');
 			clock.hours(20);
 			expect((await tiers()).summary).toBeDefined();
 			clock.hours(4.1);

@@ -204,7 +204,7 @@ describe.each(backends)('digest priorities on $name', (backend) => {
 		);
 		const summary = await summaryTier();
 		const lines = summary.text.split('\n');
-		expect(lines.slice(0, 3)).toEqual(['Earlier in this conversation (digest, UTC):', '2026-03-02:', `[18:00] Maya: ${DECISION}`]);
+		expect(lines.slice(0, 3)).toEqual(['# Earlier in this conversation (digest, UTC)', '[2026-03-02]', `[18:00] Maya: ${DECISION}`]);
 		expect(lines.at(-1)).toBe('[18:20] Sol: Noted, box 20 is packed.');
 		expect(lines).not.toContain('[18:05] Maya: box 5 is packed now');
 	});

@@ -87,7 +87,7 @@ describe('foldIntoDigest', () => {
 			{ text: 'Sol: Noted, June 3–7 and $800.', sourceIds: ['m02'], ts: START + MINUTE, kind: 'event', authorIds: [SOL.id] }
 		]);
 		expect(renderDigest(digest!)).toEqual([
-			'2026-03-02:',
+			'[2026-03-02]',
 			'[18:00] Maya: We decided: the trip is June 3–7, budget $800',
 			'[18:01] Sol: Noted, June 3–7 and $800.'
 		]);
@@ -375,8 +375,8 @@ describe.each(backends)('digests on $name', (backend) => {
 		const context = await under.engine.buildContext(ask());
 		const summary = context.blocks.find((block) => block.tier === 'summary')!;
 		expect(summary.text.split('\n').slice(0, 3)).toEqual([
-			'Earlier in this conversation (digest, UTC):',
-			'2026-03-02:',
+			'# Earlier in this conversation (digest, UTC)',
+			'[2026-03-02]',
 			"[18:00] Maya: We decided: the launch party is on Friday March 13 at 7pm at Luigi's"
 		]);
 		expect(summary.text).toMatch(/\[18:00\] \(\d+ other messages: .*; \d+ short replies: .*\)/);
@@ -398,7 +398,7 @@ describe.each(backends)('digests on $name', (backend) => {
 			'Maya is planning the launch party.'
 		);
 		const summary = (await under.engine.buildContext(ask())).blocks.find((block) => block.tier === 'summary')!;
-		expect(summary.text).toBe('Summary of this conversation:\n- Maya is planning the launch party.');
+		expect(summary.text).toBe('# Summary of this conversation\n- Maya is planning the launch party.');
 		expect((await stored(under.inspect))!.digest!.length).toBeGreaterThan(0);
 	});
 

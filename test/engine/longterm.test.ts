@@ -220,11 +220,11 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 				const profile = context.blocks[0]!;
 				expect(profile.text).toBe(
 					[
-						'What this user asked you to remember about them:',
+						'# What this user asked you to remember about them',
 						'- pronouns: she/her',
 						'- prefers short answers',
-						'Tags: sailing, jazz',
-						'Their notes on topics that came up:',
+						'# Tags: sailing, jazz',
+						'# Their notes on topics that came up',
 						'- Dog: We adopted a beagle called Biscuit in May.'
 					].join('\n')
 				);

@@ -605,8 +605,11 @@ async function play(scenario: Scenario, options: PlayOptions = {}): Promise<Conv
 // Checks on one context.
 
 const MESSAGE_LINE = /^(.+?): /;
-const DATE_LINE = /^(\d{4}-\d{2}-\d{2}):$/;
-const SNIPPET_HEADERS = { recent: 'Recent messages in this conversation (UTC):', relevant: 'Earlier messages that may be relevant (UTC):' } as const;
+const DATE_LINE = /^\[(\d{4}-\d{2}-\d{2})\]$/;
+const SNIPPET_HEADERS = {
+	recent: '# Recent messages in this conversation (UTC)',
+	relevant: '# Earlier messages that may be relevant (UTC)'
+} as const;
 
 function describeRequest({ request, budget }: Observed): string {
 	return `request ${JSON.stringify({ ...request, query: request.query.slice(0, 80) })} (budget ${budget})`;

@@ -258,7 +258,7 @@ describe.each(backends)('background summarizer on $name', (backend) => {
 			await new Promise((resolve) => setTimeout(resolve, 100));
 			expect(endpoint.requests).toHaveLength(0);
 			expect(engine.stats().summarizer).toMatchObject({ enabled: false, calls: 0 });
-			expect((await summaryBlock())!.text).toContain('Earlier in this conversation (digest, UTC):');
+			expect((await summaryBlock())!.text).toContain('# Earlier in this conversation (digest, UTC)');
 		});
 	});
 

@@ -23,14 +23,14 @@ export interface ParsedBlock {
 	lines: ContextLine[];
 }
 
-const PROFILE_HEADER = 'What this user asked you to remember about them:';
-const TOPICS_HEADER = 'Their notes on topics that came up:';
-const SUMMARY_HEADER = 'Summary of this conversation:';
-const SINCE_HEADER = 'Since then (digest, UTC):';
-const DIGEST_HEADER = 'Earlier in this conversation (digest, UTC):';
-const OTHERS_HEADER = 'Other channels:';
-const RELEVANT_HEADER = 'Earlier messages that may be relevant (UTC):';
-const RECENT_HEADER = 'Recent messages in this conversation (UTC):';
+const PROFILE_HEADER = '# What this user asked you to remember about them';
+const TOPICS_HEADER = '# Their notes on topics that came up';
+const SUMMARY_HEADER = '# Summary of this conversation';
+const SINCE_HEADER = '# Since then (digest, UTC)';
+const DIGEST_HEADER = '# Earlier in this conversation (digest, UTC)';
+const OTHERS_HEADER = '# Other channels';
+const RELEVANT_HEADER = '# Earlier messages that may be relevant (UTC)';
+const RECENT_HEADER = '# Recent messages in this conversation (UTC)';
 
 /** Every line the plugin writes word for word, and nothing a stored text may fill. */
 export const FIXED_LINES = [
@@ -45,17 +45,20 @@ export const FIXED_LINES = [
 ];
 
 const NUDGE = new RegExp(
-	"^Memory: (\\d+) turns since this conversation's summary was refreshed\\. " +
+	"^# Memory: (\\d+) turns since this conversation's summary was refreshed\\. " +
 		'Call update_short_term_memory with a short summary of what matters so far\\.$'
 );
-const DATE = /^(\d{4}-\d{2}-\d{2}):$/;
-// A speaker label holds no colon: it ends at the first ": ". A message line opens with it; a digest line with its time.
+const DATE = /^\[(\d{4}-\d{2}-\d{2})\]$/;
+// A speaker label holds no colon: it ends at the first ": ". A message line opens with it, and it opens with a letter, a
+// digit or an emoji that is no arrow; a digest line opens with its time, and an answer's line with an arrow.
 const TIMED = /^\[(\d{2}:\d{2})\] ([^:]+): (.*)$/;
-const MESSAGE = /^([^\s:([\-][^:]*): (.*)$/;
+const ANSWER = /^→ ([^:]+): (.*)$/;
+const MESSAGE =
+	/^((?![\u2190-\u21FF\u2794-\u27BF\u27F0-\u27FF\u2900-\u297F\u2B00-\u2BFF\u{1F800}-\u{1F8FF}])[\p{L}\p{N}\p{Extended_Pictographic}][^:]*): (.*)$/u;
 const COUNT = /^\[(\d{2}:\d{2})\] \((\d+ (?:other messages?|short repl(?:y|ies)): .*)\)$/;
 const SPOKEN = /^([^:]+): (.*)$/;
 const ITEM = /^- (.+)$/;
-const TAGS = /^Tags: (.+)$/;
+const TAGS = /^# Tags: (.+)$/;
 const CHANNEL = /^<#([\w.-]+)>( \(DM\)| \(another server\))?, (just now|\d+ min ago|\d+ h ago|\d+ d ago):$/;
 /** No line holds a line break other than the newline that ends it, nor any other control character. */
 const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
@@ -132,6 +135,12 @@ function parseBlock(rows: string[], first: number, personas: readonly string[]):
 			if (day === null) fail('a message line before any date line');
 			take(line);
 			count++;
+			// A digest question's answer: the line under it, opening with an arrow.
+			const answer = line.kind === 'digest' ? ANSWER.exec(rows[at] ?? '') : null;
+			if (answer && line.kind === 'digest') {
+				line.answer = { speaker: answer[1]!, persona: personas.includes(answer[1]!), text: answer[2]! };
+				at++;
+			}
 		}
 		if (required && count === 0) fail('expected dated lines');
 	};
@@ -144,14 +153,7 @@ function parseBlock(rows: string[], first: number, personas: readonly string[]):
 		if (count) return { kind: 'count', time: count[1]!, text: count[2]! };
 		const match = TIMED.exec(row);
 		if (!match) return null;
-		const [said, ...answers] = `${match[2]!}: ${match[3]!}`.split(' → ');
-		if (answers.length > 1) fail('a digest line with more than one answer');
-		const spoken = (part: string) => {
-			const parts = SPOKEN.exec(part) ?? fail('a digest answer with no speaker');
-			return { speaker: parts[1]!, persona: personas.includes(parts[1]!), text: parts[2]! };
-		};
-		const answer = answers.length === 1 ? spoken(answers[0]!) : undefined;
-		return { kind: 'digest', time: match[1]!, ...spoken(said!), ...(answer ? { answer } : {}) };
+		return { kind: 'digest', time: match[1]!, speaker: match[2]!, persona: personas.includes(match[2]!), text: match[3]! };
 	};
 	const items = () => {
 		while (at < rows.length && ITEM.test(rows[at]!)) take({ kind: 'item', text: ITEM.exec(rows[at]!)![1]! });

@@ -1,5 +1,6 @@
 import { byTime } from '../ledger/entries';
 import { dayLabel, messageLine } from '../format/lines';
+import { dateLine } from '../format/pluginLines';
 import type { PersonaNames } from '../format/speakers';
 import { joinedTokenCount, tokenCount } from '../format/tokens';
 import type { StoredMessage } from '../schemas';
@@ -82,11 +83,11 @@ const timeOf = (message: StoredMessage) => message.ts;
 
 const dayTokens = new Map<string, number>();
 
-/** Tokens of the line `2026-03-02:` that opens a day ({@link dayLabel}'s labels are few, and so are these). */
+/** Tokens of the line `[2026-03-02]` that opens a day ({@link dayLabel}'s labels are few, and so are these). */
 export function dayLineTokens(label: string): number {
 	let tokens = dayTokens.get(label);
 	if (tokens === undefined) {
-		tokens = tokenCount(`${label}:`);
+		tokens = tokenCount(dateLine(label));
 		if (dayTokens.size >= 4096) dayTokens.clear();
 		dayTokens.set(label, tokens);
 	}

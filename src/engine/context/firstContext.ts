@@ -3,7 +3,7 @@ import { PersonaNames } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import type { StoredMessage } from '../schemas';
 import { informationOf } from '../summaries/digest/information';
-import { nudgeText } from './nudgeTier';
+import { nudgeLine } from '../format/pluginLines';
 import { recentBlock } from './recentTier';
 import { relevantBlock } from './relevantTier';
 
@@ -45,6 +45,6 @@ export function prepareFirstContext(): void {
 	index.add(SAMPLE);
 	relevantBlock(index, index.rank('launch in Porto', 10), () => true, 500, personas);
 	recentBlock(SAMPLE, 500, personas);
-	tokenCount(nudgeText(12));
+	tokenCount(nudgeLine(12));
 	informationOf({ kind: 'event', text: `Maya: ${SAMPLE[0]!.text}` });
 }

@@ -1,12 +1,13 @@
 import { measured } from './budget';
 import { itemLine } from '../format/lines';
+import { Headers, tagsLine } from '../format/pluginLines';
 import { flattenForContext } from '../format/text';
 import { processTerm } from '../archive/index/terms';
 import { tokenCount, truncateToTokens } from '../format/tokens';
 import type { ContextBlock, StoredTopics, UserProfile } from '../schemas';
 
-const HEADER = 'What this user asked you to remember about them:';
-const TOPICS_HEADER = 'Their notes on topics that came up:';
+const HEADER = Headers.profile;
+const TOPICS_HEADER = Headers.topics;
 
 /** Stemmed terms of a text, as the archive's search sees them. */
 function terms(text: string): Set<string> {
@@ -61,13 +62,13 @@ export function profileBlock(profile: UserProfile | undefined, topics: StoredTop
 		return take(line) ? [line] : [];
 	});
 	const tags = (profile?.tags ?? []).map(flattenForContext);
-	while (tags.length > 0 && !take(`Tags: ${tags.join(', ')}`)) tags.pop();
+	while (tags.length > 0 && !take(tagsLine(tags))) tags.pop();
 
 	const lines = [
 		HEADER,
 		...preferences,
 		...notes,
-		...(tags.length > 0 ? [`Tags: ${tags.join(', ')}`] : []),
+		...(tags.length > 0 ? [tagsLine(tags)] : []),
 		...(topicLines.length > 0 ? [TOPICS_HEADER, ...topicLines] : [])
 	];
 	if (lines.length === 1) return null;

@@ -1,5 +1,6 @@
 import { burstLines } from '../format/bursts';
 import { datedLines, dayLabel, messageLine } from '../format/lines';
+import { Headers } from '../format/pluginLines';
 import type { PersonaNames } from '../format/speakers';
 import { flattenForContext } from '../format/text';
 import { tokenCount, truncateToTokens } from '../format/tokens';
@@ -13,7 +14,7 @@ const MIN_CUT_TOKENS = 16;
 /** The recent tier: the newest crude messages of this scope, verbatim, newest kept first. */
 export function recentBlock(messages: StoredMessage[], budget: number, personas: PersonaNames): ContextBlock | null {
 	if (messages.length === 0) return null;
-	const header = 'Recent messages in this conversation (UTC):';
+	const header = Headers.recent;
 	const fixed = tokenCount(header);
 	const newestFirst = [...messages].sort(byTime).reverse();
 	let chosen = fitMessages(newestFirst, budget, fixed, personas);

@@ -1,6 +1,7 @@
 import type { PlaceHit, ScopeIndex } from '../archive/ScopeIndex';
 import { burstLines, burstPiece, soonAfter } from '../format/bursts';
 import { messageLine } from '../format/lines';
+import { Headers } from '../format/pluginLines';
 import { PersonaNames, speakerName } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { chronological } from '../ledger/entries';
@@ -22,7 +23,7 @@ export function relevantBlock(
 ): ContextBlock | null {
 	const usableHits = hits.filter((hit) => usable(hit.at));
 	if (usableHits.length === 0 || budget <= 0) return null;
-	const header = 'Earlier messages that may be relevant (UTC):';
+	const header = Headers.relevant;
 	const time = (at: number) => index.timeAt(at);
 	// The index counted each message's line when it took it, with no persona in view: a line this context labels otherwise is counted again.
 	const tokens = (at: number) => {

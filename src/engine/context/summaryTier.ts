@@ -1,6 +1,7 @@
 import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryConfig } from '../config';
 import { datedLines, dayLabel, itemLine, relativeTime } from '../format/lines';
+import { channelLine, Headers } from '../format/pluginLines';
 import type { PersonaNames } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { byTime, isExpired } from '../ledger/entries';
@@ -40,16 +41,16 @@ export function summaryBlock(
 	};
 	const own = summaryLines(entry);
 	if (own.length > 0) {
-		add('Summary of this conversation:');
+		add(Headers.summary);
 		for (const line of own) if (!add(line)) break;
 		if (entry) sourceIds.push(...entry.messages.map((message) => message.id));
 	} else if (background) {
 		// The background summary replaces the digest lines it covers; those written since follow it.
-		add('Summary of this conversation:');
+		add(Headers.summary);
 		// One fact per line, as the summarizer writes it (citations.ts).
 		for (const line of background.text.split('\n')) if (!add(itemLine(line))) break;
 		sourceIds.push(...background.sourceIds);
-		const header = 'Since then (digest, UTC):';
+		const header = Headers.digestSince;
 		const later = fitDigest(linesPastSummary({ digest: [...digest], backgroundSummary: background }), budget - used - tokenCount(header) - 1);
 		if (later.length > 0 && add(header)) {
 			for (const line of renderDigest(later)) add(line);
@@ -57,7 +58,7 @@ export function summaryBlock(
 		}
 	} else if (digest.length > 0) {
 		// Without the tool's summary, the digest of what left the window: its newest lines that fit.
-		const header = 'Earlier in this conversation (digest, UTC):';
+		const header = Headers.digest;
 		const chosen = fitDigest(digest, Math.floor(budget * BudgetPolicy.digestShare) - tokenCount(header));
 		if (chosen.length > 0 && add(header)) {
 			for (const line of renderDigest(chosen)) add(line);
@@ -75,9 +76,9 @@ export function summaryBlock(
 			(message) => visible(message.authorId) && (!fromElsewhere || ownDm || carriesWordsOf(message, request.userId))
 		);
 		const where = fromElsewhere ? (other.serverId === DM_SERVER_ID ? ' (DM)' : ' (another server)') : '';
-		const label = `<#${listing.channelId}>${where}, ${relativeTime(other.lastUpdated, now)}:`;
+		const label = channelLine(listing.channelId, where, relativeTime(other.lastUpdated, now));
 		const body = summaryLines(other);
-		const remaining = budget - used - (lines.length > 0 ? 1 : 0) - (headed ? 0 : tokenCount('Other channels:') + 1) - tokenCount(label) - 1;
+		const remaining = budget - used - (lines.length > 0 ? 1 : 0) - (headed ? 0 : tokenCount(Headers.otherChannels) + 1) - tokenCount(label) - 1;
 		const crude = fitMessages(
 			[...messages].sort(byTime).reverse().slice(0, config.crudeMessageCount),
 			remaining - body.reduce((sum, line) => sum + tokenCount(line) + 1, 0),
@@ -85,7 +86,7 @@ export function summaryBlock(
 			personas
 		);
 		if (body.length === 0 && crude.length === 0) continue;
-		if (!headed && !add('Other channels:')) break;
+		if (!headed && !add(Headers.otherChannels)) break;
 		headed = true;
 		if (!add(label)) break;
 		for (const line of body) if (!add(line)) break;

@@ -1,5 +1,6 @@
 import type { StoredMessage } from '../schemas';
 import { dayLabel, messageLine } from './lines';
+import { dateLine } from './pluginLines';
 import type { PersonaNames } from './speakers';
 import { flattenForContext } from './text';
 
@@ -45,7 +46,7 @@ export function burstLines(messages: readonly StoredMessage[], personas: Persona
 	messages.forEach((message, index) => {
 		const label = dayLabel(message.ts);
 		if (label !== day) {
-			lines.push(`${label}:`);
+			lines.push(dateLine(label));
 			day = label;
 		} else if (index > 0 && adjacent(index) && continuesBurst(messages[index - 1]!, message)) {
 			lines[lines.length - 1] += burstPiece(message);

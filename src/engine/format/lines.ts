@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../schemas';
+import { dateLine } from './pluginLines';
 import { type PersonaNames, speakerName } from './speakers';
 import { flattenForContext } from './text';
 
@@ -7,7 +8,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const dayLabels = new Map<number, string>();
 
-/** `2026-03-02` (UTC): the date header that groups snippet lines. */
+/** `2026-03-02` (UTC): the day a date line names ({@link dateLine}), which groups message lines. */
 export function dayLabel(ts: number): string {
 	const day = Math.floor(ts / DAY);
 	let label = dayLabels.get(day);
@@ -66,7 +67,7 @@ export function linesByDay<T>(items: readonly T[], time: (item: T) => number, li
 	for (const item of items) {
 		const label = dayLabel(time(item));
 		if (label !== day) {
-			lines.push(`${label}:`);
+			lines.push(dateLine(label));
 			day = label;
 		}
 		lines.push(line(item));

@@ -1,29 +1,39 @@
 import type { StoredMessage } from '../schemas';
+import { skeleton } from './skeleton';
 import { flattenForContext } from './text';
+
+/** What a name's reading leaves out: accents and other marks, control and format characters, characters drawn as nothing. */
+const UNSEEN = /[\p{M}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** What a member's speaker label gains when their name reads as a persona's: no member can type it away. */
 export const MEMBER_MARK = ' (member)';
 /** The label of a persona line whose persona has no name. */
 const NAMELESS_PERSONA = 'persona';
+/**
+ * Names a model reads as a chat's roles or as the plugin's own voice (the nudge opens `# Memory:`): a member named so, or
+ * so followed by more words, is marked as one named like a persona is. The grammar needs none of them (no line a member
+ * fills opens as the plugin's), but `System: …` among the messages would still read to a model as an instruction.
+ */
+const ROLE_NAMES = ['system', 'assistant', 'developer', 'tool', 'memory', 'user', NAMELESS_PERSONA];
 
-// A speaker label ends at the first ": " of its line, and a message line opens with it: a name holds no colon, and opens
-// with none of the marks that open the plugin's other lines, a parenthesis (a digest count line), a square bracket (a timed
-// digest line) or a dash (an item); " → " joins a digest question to its answer, so a name writes an arrow "->".
-// Each set of marks is written once (a character class's contents), and the three patterns are made of them.
+// A speaker label ends at the first ": " of its line: a name holds no colon nor any of its lookalikes. " → " joins a digest
+// question to its answer in a stored line, so a name writes an arrow "->".
 const COLONS = ':\uFE13\uFE55\uFF1A\u2236\uA789\u02F8\u0589\u05C3';
-const PARENTHESES = '(\uFF08\uFE59\u207D\u208D';
-const BRACKETS_AND_DASHES = '\\[\uFF3B\\-\u2010-\u2015\u2212\uFE63\uFF0D';
 const COLON_LIKE = new RegExp(`[${COLONS}]`, 'g');
-const OPENING_MARKS = new RegExp(`^[\\s${PARENTHESES}${BRACKETS_AND_DASHES}]+`);
-const NEEDS_CLEANING = new RegExp(`[${COLONS}${PARENTHESES}\\s→]|^[${BRACKETS_AND_DASHES}]`);
+// A message line opens with its speaker's label, and every line the plugin writes itself opens with a mark (`#`, `[`, `(`,
+// `-`, `<`, `→`; see pluginLines.ts): a label opens with a letter, a digit or an emoji, never with punctuation, a symbol
+// of mathematics (`<`, most arrows), a modifier or currency sign, a mark, a space, nor an arrow of any block, so no
+// name, however written, opens a line the plugin writes.
+const ARROWS = '\u2190-\u21FF\u2794-\u27BF\u27F0-\u27FF\u2900-\u297F\u2B00-\u2BFF\u{1F800}-\u{1F8FF}';
+const NO_OPENING = `(?:[${ARROWS}]|(?![\\p{L}\\p{N}\\p{Extended_Pictographic}])[\\s\\S])`;
+const NOT_AN_OPENING = new RegExp(`^${NO_OPENING}+`, 'u');
+const NEEDS_CLEANING = new RegExp(`[${COLONS}\\s→]|^${NO_OPENING}`, 'u');
 
 /**
- * Letters drawn alike, folded to one Latin letter: other scripts' lookalikes, and i, 1 and | as l, 0 as o (NFKD has
- * already folded accents, widths and styles).
+ * Small capitals Unicode's confusables leave out (`ʟ`; `ꜱᴏ` it maps), read as the letters they are drawn as. A name is
+ * lower-cased before it is compared, so these are its only letters that stay apart from their lower-case forms.
  */
-const LOOKALIKES = new Map(
-	[...'авекмнорстухѕіјһԁԛԝӏɡɑıαβεηικνορτυχωi1|0'].map((char, at) => [char, 'abekmhopctyxsljhdqwlgalabenlkvoptuxwlllo'[at]!])
-);
+const SMALL_CAPITALS = new Map([...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ'].map((char, at) => [char, 'abcdefghijklmnopqrstuvwyz'[at]!]));
 
 /** How a name reads: `spaced` keeps its words apart, `squeezed` keeps its letters and digits only. */
 interface NameKey {
@@ -32,19 +42,14 @@ interface NameKey {
 }
 
 /**
- * A name reduced to how it reads: compatibility forms folded; accents, control characters and every character drawn as
- * nothing dropped (zero-width and format characters, variation selectors, the Hangul fillers Discord names hide behind);
- * case and lookalikes folded.
+ * A name reduced to how it reads: compatibility forms folded (widths, styled letters); accents, control characters and
+ * every character drawn as nothing dropped (zero-width and format characters, variation selectors, the Hangul fillers
+ * Discord names hide behind); then its confusable skeleton (UTS #39, every script), lower-cased, and the skeleton of
+ * that, since lower case has lookalikes of its own (`m` is drawn as `rn`).
  */
 function nameKey(name: string): NameKey {
-	const folded = [
-		...name
-			.normalize('NFKD')
-			.replace(/[\p{M}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
-			.toLowerCase()
-	]
-		.map((char) => LOOKALIKES.get(char) ?? char)
-		.join('');
+	const bare = [...name.normalize('NFKD').replace(UNSEEN, '')].map((char) => SMALL_CAPITALS.get(char) ?? char).join('');
+	const folded = skeleton(skeleton(bare).toLowerCase()).replace(UNSEEN, '');
 	const spaced = folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 	return { spaced, squeezed: spaced.replace(/ /g, '') };
 }
@@ -64,10 +69,10 @@ export class PersonaNames {
 		const labels = new Set([NAMELESS_PERSONA]);
 		for (const name of names) if (name && displayName(name)) labels.add(displayName(name));
 		this.labels = labels;
-		this.keys = [...labels].map(nameKey).filter((key) => key.spaced.length > 0);
+		this.keys = [...labels, ...ROLE_NAMES].map(nameKey).filter((key) => key.spaced.length > 0);
 	}
 
-	/** Whether a member named `label` could be taken for one of these personas. */
+	/** Whether a member named `label` could be taken for one of these personas, or for a role ({@link ROLE_NAMES}). */
 	public resembles(label: string): boolean {
 		let verdict = this.verdicts.get(label);
 		if (verdict === undefined) {
@@ -93,11 +98,22 @@ export class PersonaNames {
 	}
 }
 
-/** A stored name as a speaker label shows it: on one line, with no colon, no opening parenthesis, bracket or dash, and no arrow. */
+/**
+ * A stored name as a speaker label shows it: on one line, with no colon, opening with a letter, a digit or an emoji (what
+ * came before is dropped, and so is a letter drawn as a mark, `ᐸ` as `<`), and with no arrow.
+ */
 export function displayName(name: string): string {
 	const flat = flattenForContext(name);
-	if (!NEEDS_CLEANING.test(flat)) return flat;
-	return flat.replace(COLON_LIKE, ' ').replace(/→/g, '->').replace(OPENING_MARKS, '').replace(/\s+/g, ' ').trim();
+	if (!NEEDS_CLEANING.test(flat) && !opensWithMarkLookalike(flat)) return flat;
+	let label = flat.replace(COLON_LIKE, ' ').replace(/→/g, '->').replace(NOT_AN_OPENING, '');
+	while (opensWithMarkLookalike(label)) label = label.slice(String.fromCodePoint(label.codePointAt(0)!).length).replace(NOT_AN_OPENING, '');
+	return label.replace(/\s+/g, ' ').trim();
+}
+
+/** Whether `label` opens with a character Unicode's confusables draw as one no label may open with. */
+function opensWithMarkLookalike(label: string): boolean {
+	const first = label.codePointAt(0);
+	return first !== undefined && first > 0x7f && NOT_AN_OPENING.test(skeleton(String.fromCodePoint(first)));
 }
 
 /**
@@ -107,8 +123,9 @@ export function displayName(name: string): string {
 export function speakerName(message: Pick<StoredMessage, 'role' | 'authorId' | 'authorName'>, personas: PersonaNames): string {
 	const name = message.authorName === undefined ? '' : displayName(message.authorName);
 	if (message.role === 'persona') return name || NAMELESS_PERSONA;
+	// A member without a name is labelled by their id, which is no one's name: `user <id>` is marked only when a persona has it.
 	let label = name || (message.authorId ? `user ${message.authorId}` : 'user');
-	if (!personas.resembles(label)) return label;
+	if (name ? !personas.resembles(label) : !personas.labels.has(label)) return label;
 	// Marked until it is no persona's label, even a persona's named like a marked member.
 	do label = `${label}${MEMBER_MARK}`;
 	while (personas.labels.has(label));

@@ -6,7 +6,7 @@ import type { DigestLine, StoredMessage } from '../../schemas';
 import { classifyCached, isAnswer } from './classify';
 import { count, type Counts, itemLabel, noiseLabel, parseCounts, renderCounts } from './countLines';
 import { byWorth } from './information';
-import { byLine } from './renderDigest';
+import { ANSWER_JOIN, byLine } from './renderDigest';
 import { cut, flat } from './text';
 
 /** Characters of a message an event line keeps; a longer one is cut at a word boundary. */
@@ -190,7 +190,7 @@ export function foldIntoDigest(
 				addEvent(
 					withAnswer ? [message, next] : [message],
 					withAnswer
-						? `${said(message, DIGEST_TEXT_CHARS, personas)} → ${said(next, MAX_ANSWER_CHARS, personas)}`
+						? `${said(message, DIGEST_TEXT_CHARS, personas)}${ANSWER_JOIN}${said(next, MAX_ANSWER_CHARS, personas)}`
 						: said(message, DIGEST_TEXT_CHARS, personas)
 				);
 				return;
