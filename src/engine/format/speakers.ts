@@ -2,8 +2,13 @@ import type { StoredMessage } from '../schemas';
 import { skeleton } from './skeleton';
 import { flattenForContext } from './text';
 
-/** What a name's reading leaves out: accents and other marks, control and format characters, characters drawn as nothing. */
-const UNSEEN = /[\p{M}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/**
+ * What a name's reading leaves out: accents and other marks drawn over or under a letter, control and format characters,
+ * characters drawn as nothing. A spacing mark is drawn as a letter of its own (`ಂ` as `o`): it is read by its skeleton
+ * first, and what is left of the marks goes after.
+ */
+const UNSEEN = /[\p{Mn}\p{Me}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+const MARKS = /\p{M}/gu;
 
 /** What a member's speaker label gains when their name reads as a persona's: no member can type it away. */
 export const MEMBER_MARK = ' (member)';
@@ -49,7 +54,7 @@ interface NameKey {
  */
 function nameKey(name: string): NameKey {
 	const bare = [...name.normalize('NFKD').replace(UNSEEN, '')].map((char) => SMALL_CAPITALS.get(char) ?? char).join('');
-	const folded = skeleton(skeleton(bare).toLowerCase()).replace(UNSEEN, '');
+	const folded = skeleton(skeleton(bare).toLowerCase()).replace(UNSEEN, '').replace(MARKS, '');
 	const spaced = folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 	return { spaced, squeezed: spaced.replace(/ /g, '') };
 }
