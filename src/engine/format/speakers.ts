@@ -53,6 +53,19 @@ interface NameKey {
  * that, since lower case has lookalikes of its own (`m` is drawn as `rn`).
  */
 function nameKey(name: string): NameKey {
+	let key = nameKeys.get(name);
+	if (key === undefined) {
+		key = readNameKey(name);
+		// The names of a bot's channels recur from context to context; past a few thousand the map starts again rather than grow.
+		if (nameKeys.size >= 4096) nameKeys.clear();
+		nameKeys.set(name, key);
+	}
+	return key;
+}
+const nameKeys = new Map<string, NameKey>();
+
+/** {@link nameKey}, computed. */
+function readNameKey(name: string): NameKey {
 	const bare = [...name.normalize('NFKD').replace(UNSEEN, '')].map((char) => SMALL_CAPITALS.get(char) ?? char).join('');
 	const folded = skeleton(skeleton(bare).toLowerCase()).replace(UNSEEN, '').replace(MARKS, '');
 	const spaced = folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
