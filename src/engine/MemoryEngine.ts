@@ -10,7 +10,7 @@ import type { MemoryConfig } from './config';
 import { buildContext } from './context/buildContext';
 import { EngineParts } from './EngineParts';
 import { MemoryError } from './errors';
-import { type ChannelInspection, type ChannelQuery, inspectChannel } from './maintenance/inspect';
+import { type ChannelInspection, type ChannelQuery, ChannelQuerySchema, inspectChannel } from './maintenance/inspect';
 import { type StoreInventory, takeInventory } from './maintenance/inventory';
 import type { SweepResult } from './maintenance/SweepResult';
 import type { MemoryEngineOptions } from './MemoryEngineOptions';
@@ -30,6 +30,7 @@ import {
 	parseInput,
 	PrivacyLevel,
 	type ProfilePatch,
+	ProfilePatchSchema,
 	type RecordTurnResult,
 	type ServerSettings,
 	type ServerSettingsPatch,
@@ -42,8 +43,11 @@ import {
 	type UserExport,
 	type UserProfile,
 	type UserSettings,
-	type UserSettingsPatch
+	type UserSettingsPatch,
+	UserSettingsPatchSchema
 } from './schemas';
+import { readInput } from './schemas/readInput';
+import { shownValue } from './schemas/shownValue';
 import type { MemoryCounters } from './stats/EngineStats';
 import { messagesChanged } from './summaries/staleness';
 import type { WrittenSummary } from './summaries/SummaryWriter';
@@ -98,9 +102,11 @@ export class MemoryEngine {
 	 */
 	public async setUserSettings(userId: string, patch: UserSettingsPatch): Promise<UserSettings> {
 		const parts = this.open();
+		this.id('userId', userId);
+		const asked = parseInput(UserSettingsPatchSchema, patch, 'user settings');
 		// FULL first: from this moment nothing of theirs is captured; then what was stored goes (again, if they were FULL already).
-		const changed = await parts.settings.setUser(userId, patch, parts.now());
-		if (changed.privacyLevel === PrivacyLevel.FULL && patch.privacyLevel === PrivacyLevel.FULL)
+		const changed = await parts.settings.setUser(userId, asked, parts.now());
+		if (changed.privacyLevel === PrivacyLevel.FULL && asked.privacyLevel === PrivacyLevel.FULL)
 			await parts.erasing(() => clearAll(parts.account, userId, parts.now()));
 		// Profile and topics go as an erasure does: on SQLite, from every file too.
 		else if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await parts.erasing(() => eraseLongTerm(parts.store, userId));
@@ -229,9 +235,11 @@ export class MemoryEngine {
 	/** Merges a change into the user's profile, e.g. `{ preferences: { pronouns: 'she/her' } }` (`PRIVACY_REFUSED` unless MINIMAL). */
 	public async updateProfile(userId: string, patch: ProfilePatch): Promise<UserProfile> {
 		const parts = this.open();
-		const update = () => updateProfile(parts.account, this.id('userId', userId), patch, parts.now());
+		this.id('userId', userId);
+		const parsed = parseInput(ProfilePatchSchema, patch, 'profile patch');
+		const update = () => updateProfile(parts.account, userId, parsed, parts.now());
 		// A preference removed goes as an erasure does: on SQLite, from every file too.
-		return Object.values(patch?.preferences ?? {}).includes(null) ? parts.erasing(update) : update();
+		return Object.values(parsed.preferences ?? {}).includes(null) ? parts.erasing(update) : update();
 	}
 
 	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only); also takes `{ title, note }`. */
@@ -239,8 +247,12 @@ export class MemoryEngine {
 	public saveTopic(userId: string, topic: { title: string; note: string }): Promise<TopicNote>;
 	public async saveTopic(userId: string, titleOrTopic: string | { title: string; note: string }, note?: string): Promise<TopicNote> {
 		const { account, now } = this.open();
-		const topic = typeof titleOrTopic === 'object' && titleOrTopic !== null ? titleOrTopic : { title: titleOrTopic, note };
-		return saveTopic(account, this.id('userId', userId), topic.title, topic.note, now());
+		this.id('userId', userId);
+		const topic =
+			typeof titleOrTopic === 'object' && titleOrTopic !== null
+				? readInput('topic', titleOrTopic, () => ({ title: titleOrTopic.title, note: titleOrTopic.note }), ['title', 'note'])
+				: { title: titleOrTopic, note };
+		return saveTopic(account, userId, topic.title, topic.note, now());
 	}
 
 	/** The user's topics, newest first. */
@@ -273,15 +285,14 @@ export class MemoryEngine {
 	/** For operators (`sapphire-memory inspect --channel`): the live memory of one channel, every persona's. It scans the namespace's keys. */
 	public async inspectChannel(query: ChannelQuery): Promise<ChannelInspection> {
 		const { store, archive, config, now } = this.open();
-		this.id('channelId', query.channelId);
-		if (typeof query.serverId === 'string') this.id('serverId', query.serverId);
-		return inspectChannel({ store, archive, config }, query, now());
+		return inspectChannel({ store, archive, config }, parseInput(ChannelQuerySchema, query, 'channel query'), now());
 	}
 
 	/**
 	 * For operators (`sapphire-memory reseal`): seals again with `MEMORY_ENCRYPTION_KEY` every value still sealed with one of
 	 * `MEMORY_ENCRYPTION_PREVIOUS_KEYS`, so the previous keys can be dropped; a value not sealed is counted as damaged and
-	 * left (a plain store is sealed whole when the engine opens with a key). It reads the whole namespace; a bot may run meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
+	 * left (a plain store is sealed whole when the engine opens with a key). It reads the whole namespace; a bot may run
+	 * meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
 	 */
 	public async reseal(): Promise<ResealResult> {
 		const parts = this.open();
@@ -316,6 +327,8 @@ export class MemoryEngine {
 
 	/** Validates the configuration and opens the store: `INVALID_CONFIG` for a bad setting, `STORE_UNAVAILABLE` for an unreachable store. */
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
+		if (typeof options !== 'object' || options === null)
+			throw new MemoryError('INVALID_CONFIG', `MemoryEngine.open takes an object of options; got ${shownValue(options)}.`);
 		const parts = await EngineParts.open(options);
 		parts.sweeps.start();
 		return new MemoryEngine(parts);

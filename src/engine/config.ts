@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MemoryError } from './errors';
 import { isEncryptionKey, splitKeys } from './store/Sealer';
 import { MAX_CONTEXT_TOKEN_BUDGET } from './schemas/context';
+import { shownValue } from './schemas/shownValue';
 
 const HOUR_LIMIT = 24 * 365;
 
@@ -268,9 +269,11 @@ export type ConfigLabels = Partial<Record<keyof MemoryConfig, string>>;
  * @throws MemoryError `INVALID_CONFIG` naming every bad setting at once: the variable, the value and what is accepted.
  */
 export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS.ProcessEnv = process.env, labels: ConfigLabels = {}): MemoryConfig {
-	const given = (name: EnvironmentName) => {
-		const raw = env[name]?.trim();
-		return raw === undefined || raw === '' ? undefined : raw;
+	const given = (name: EnvironmentName): unknown => {
+		const raw: unknown = env[name];
+		// Not a string (a host's own env object): its schema says what it expected.
+		if (typeof raw !== 'string') return raw;
+		return raw.trim() === '' ? undefined : raw.trim();
 	};
 	const input: Record<string, unknown> = {};
 	const problems: string[] = [];
@@ -279,8 +282,11 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 		input[spec.key] = override ?? given(name) ?? spec.default;
 		if (spec.schema.safeParse(input[spec.key]).success) continue;
 		const value = override === undefined ? env[name] : override;
-		// A key's value never reaches a log line.
-		const shown = 'secret' in spec ? `(hidden, ${String(value).length} characters)` : JSON.stringify(value);
+		// A key's value never reaches a log line; any other value is shown whole, as the operator wrote it.
+		const shown =
+			'secret' in spec
+				? `(hidden${typeof value === 'string' ? `, ${value.length} characters` : ''})`
+				: shownValue(value, Number.POSITIVE_INFINITY);
 		const label = labels[spec.key] ?? `option memory.${spec.key}`;
 		problems.push(`${override === undefined ? `${name}=${shown}` : `${label}=${shown} (${name})`}; expected ${spec.accepts}.`);
 	}

@@ -1,14 +1,17 @@
 import type { Collection, Message } from 'discord.js';
-import type { MemoryTurn, PrivacyLevel, TurnMessage } from '../engine';
+import { z } from 'zod';
+import { MAX_TURN_HISTORY, MAX_TURN_RESPONSES, MemoryError, type MemoryTurn, parseInput, PrivacyLevel, type TurnMessage } from '../engine';
+import { iterableOf } from '../engine/schemas/iterable';
+import { thrownText } from '../engine/schemas/shownValue';
 import { locationOf, type PersonaIdentity } from './location';
 
 /** What the host has after a generation turn, as discord.js objects. */
 export interface TurnFromMessagesInput {
 	/** The message that triggered the generation. */
 	trigger: Message;
-	/** The history the bot gave the LLM (fetched messages), in any order; the trigger may be in it. */
+	/** The history the bot gave the LLM (fetched messages), in any order; the trigger may be in it. At most 1,000 messages. */
 	history: Iterable<Message> | Collection<string, Message>;
-	/** The persona messages Discord accepted. */
+	/** The persona messages Discord accepted; at most 100. */
 	responses: Iterable<Message>;
 	persona?: PersonaIdentity;
 	/** When the host resolves privacy itself. */
@@ -37,9 +40,43 @@ function ownMessage(message: Message): boolean {
 	return application !== undefined && message.applicationId === application;
 }
 
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+const isFunction = (value: unknown) => typeof value === 'function';
+const MessageSchema = z.custom<Message>(isObject, 'expected a discord.js Message');
+
+/**
+ * What {@link turnFromMessages} takes, read once: its lists at most as long as a turn may be (a longer one is refused
+ * without reading further), a Collection by its values.
+ */
+const TurnFromMessagesInputSchema = z.object({
+	trigger: MessageSchema,
+	history: z.preprocess(
+		(history) => (history instanceof Map ? history.values() : history),
+		iterableOf(MessageSchema, MAX_TURN_HISTORY, 'history messages')
+	),
+	responses: iterableOf(MessageSchema, MAX_TURN_RESPONSES, 'responses'),
+	persona: z.object({ id: z.string().nullish(), lineageId: z.string().nullish(), name: z.string().optional() }).optional(),
+	privacyLevel: z.enum(PrivacyLevel).optional(),
+	isStopResponse: z.boolean().optional(),
+	isPersona: z.custom<(message: Message) => boolean>(isFunction, 'expected a function').optional(),
+	personaOf: z.custom<(message: Message) => PersonaIdentity | null | undefined>(isFunction, 'expected a function').optional()
+});
+
+/** `read()`, or an `INVALID_INPUT` naming `field` when reading a message (or the host's callback on it) throws. */
+function reading<T>(field: string, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		if (error instanceof MemoryError) throw error;
+		throw new MemoryError('INVALID_INPUT', `turnFromMessages could not read ${field} (${thrownText(error)}).`, { cause: error });
+	}
+}
+
 /**
  * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host
- * never assembles ids by hand.
+ * never assembles ids by hand. Rejects with `INVALID_INPUT` naming the field for what is not such a turn: a history of
+ * more than {@link MAX_TURN_HISTORY} messages or more than {@link MAX_TURN_RESPONSES} responses (read no further), or a
+ * message that cannot be read.
  * @example
  * client.emit(
  * 	MemoryEvents.TurnCompleted,
@@ -47,51 +84,54 @@ function ownMessage(message: Message): boolean {
  * );
  */
 export function turnFromMessages(input: TurnFromMessagesInput): MemoryTurn {
-	const { trigger } = input;
-	const isPersona = input.isPersona ?? ownMessage;
+	const given = parseInput(TurnFromMessagesInputSchema, input, 'turnFromMessages input');
+	const { trigger, persona } = given;
+	const isPersona = given.isPersona ?? ownMessage;
 	const personaOf =
-		input.personaOf ??
-		((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? input.persona : undefined));
-	const { userId, serverId, channelId, parentChannelId } = locationOf(trigger);
+		given.personaOf ??
+		((message: Message) => (message.webhookId === null && message.author.id === message.client.user?.id ? persona : undefined));
+	const { userId, serverId, channelId, parentChannelId } = reading('trigger', () => locationOf(trigger));
+	const messages = [...given.history.map((message, index) => ({ message, field: `history[${index}]` })), { message: trigger, field: 'trigger' }]
+		.map((read) => ({ ...read, at: reading(read.field, () => read.message.createdTimestamp) }))
+		.sort((a, b) => a.at - b.at);
 	const seen = new Set<string>();
 	const history: TurnMessage[] = [];
-	for (const message of [...historyMessages(input.history), trigger].sort((a, b) => a.createdTimestamp - b.createdTimestamp)) {
-		if (seen.has(message.id)) continue;
-		seen.add(message.id);
-		const persona = isPersona(message);
-		// Responses are stored under the persona's id and name; the same message must not come back as the bot account's.
-		const speaker = persona ? personaOf(message) : undefined;
-		history.push({
-			role: persona ? 'persona' : 'user',
-			authorId: speaker?.id ?? message.author.id,
-			authorName: speaker?.name ?? message.member?.displayName ?? message.author.displayName,
-			text: message.content,
-			messageId: message.id,
-			timestamp: message.createdTimestamp
+	for (const { message, field } of messages) {
+		const entry = reading(field, (): TurnMessage | null => {
+			if (seen.has(message.id)) return null;
+			seen.add(message.id);
+			const spokenByPersona = isPersona(message);
+			// Responses are stored under the persona's id and name; the same message must not come back as the bot account's.
+			const speaker = spokenByPersona ? personaOf(message) : undefined;
+			return {
+				role: spokenByPersona ? 'persona' : 'user',
+				authorId: speaker?.id ?? message.author.id,
+				authorName: speaker?.name ?? message.member?.displayName ?? message.author.displayName,
+				text: message.content,
+				messageId: message.id,
+				timestamp: message.createdTimestamp
+			};
 		});
+		if (entry) history.push(entry);
 	}
 	return {
 		userId,
-		userName: trigger.member?.displayName ?? trigger.author.displayName,
-		privacyLevel: input.privacyLevel,
+		userName: reading('trigger', () => trigger.member?.displayName ?? trigger.author.displayName),
+		privacyLevel: given.privacyLevel,
 		serverId,
 		channelId,
 		parentChannelId,
 		history,
-		responses: [...input.responses].map((message) => ({
-			text: message.content,
-			personaId: input.persona?.id ?? null,
-			personaLineageId: input.persona?.lineageId ?? null,
-			personaName: input.persona?.name ?? message.member?.displayName ?? message.author.displayName,
-			messageId: message.id
-		})),
-		isStopResponse: input.isStopResponse ?? false,
+		responses: given.responses.map((message, index) =>
+			reading(`responses[${index}]`, () => ({
+				text: message.content,
+				personaId: persona?.id ?? null,
+				personaLineageId: persona?.lineageId ?? null,
+				personaName: persona?.name ?? message.member?.displayName ?? message.author.displayName,
+				messageId: message.id
+			}))
+		),
+		isStopResponse: given.isStopResponse ?? false,
 		timestamp: Date.now()
 	};
-}
-
-function historyMessages(history: TurnFromMessagesInput['history']): Message[] {
-	return 'values' in history && typeof history.values === 'function'
-		? [...(history as Collection<string, Message>).values()]
-		: [...(history as Iterable<Message>)];
 }

@@ -4,7 +4,7 @@
  * safe, documented treatment (README: Guarantees), and nothing already stored is lost.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ContextRequest, MAX_MESSAGE_CHARS, type MemoryTurn } from '../../src';
+import { type ContextRequest, MAX_MESSAGE_CHARS, type MemoryTurn, RECORDED_HISTORY_MESSAGES, type TurnMessage } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { serverScopeKey, userScopeKey } from '../support/store-inspection';
@@ -312,5 +312,24 @@ describe.each(backends)('bad input on $name', (backend) => {
 				});
 			}
 		});
+
+		it.each([
+			['oldest first', (messages: TurnMessage[]) => messages],
+			['newest first', (messages: TurnMessage[]) => [...messages].reverse()]
+		])(
+			`WHEN a turn's history holds over ${RECORDED_HISTORY_MESSAGES} messages (%s) THEN its newest ${RECORDED_HISTORY_MESSAGES} are recorded`,
+			async (_, order) => {
+				const start = clock.current - 60_000;
+				const history = Array.from({ length: RECORDED_HISTORY_MESSAGES + 10 }, (_, index) =>
+					said(MAYA, `message ${index}`, start + index * 1000)
+				);
+				// A system prompt among them is not a message of the conversation, and takes no place.
+				const given = [...order(history), { role: 'system', text: 'You are Sol.' }];
+				expect((await under.engine.recordTurn(turn({ history: given, timestamp: clock.current }))).written).toBe(true);
+				const [scope] = (await under.engine.inspectChannel({ channelId: CHANNEL, serverId: GUILD, latest: 100 })).scopes;
+				const archived = scope!.archive.latest.map((message) => message.text);
+				expect(archived).toEqual([...history.slice(10).map((message) => message.text), 'Hi! How can I help?']);
+			}
+		);
 	});
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from '../errors';
+import { safeParseInput } from '../schemas/readInput';
 import type { LongTermDependencies } from './longTerm';
 import { updateProfile } from './profile';
 import { saveTopic } from './topics';
@@ -17,7 +18,7 @@ export type RememberArguments = z.infer<typeof RememberToolSchema>;
 
 /** Parses the tool's arguments, with an error the LLM can read. */
 export function parseRemember(input: unknown): RememberArguments {
-	const parsed = RememberToolSchema.safeParse(input);
+	const parsed = safeParseInput(RememberToolSchema, input, 'remember arguments');
 	if (!parsed.success)
 		throw new MemoryError(
 			'INVALID_INPUT',

@@ -1,19 +1,20 @@
 import { visibilityFrom } from '../privacy/visibility';
 import { type MemoryTurn, PrivacyLevel, type RecordTurnResult, type ShortTermEntry, type SkipReason } from '../schemas';
 import type { CaptureParts } from './CaptureParts';
-import { historyMessages, repliesByPersona, responseMessage } from './turnMessages';
+import { historyMessages, recentHistory, repliesByPersona, responseMessage } from './turnMessages';
 import { forgetWhatErasuresMissed } from './erasuresElsewhere';
 import { writeConversation } from './writeConversation';
 
 /** Records one finished turn as docs/design.md's Capture section says. The turn is already validated. */
-export async function recordTurn(parts: CaptureParts, turn: MemoryTurn, now: number): Promise<RecordTurnResult> {
+export async function recordTurn(parts: CaptureParts, given: MemoryTurn, now: number): Promise<RecordTurnResult> {
+	const at = given.timestamp ?? now;
+	const turn = { ...given, history: recentHistory(given.history, at) };
 	const skip = (reason: SkipReason): RecordTurnResult => {
 		parts.onSkip(reason);
 		return { written: false, skippedReason: reason, keys: [] };
 	};
 	if (turn.isStopResponse) return skip('stop-response');
 
-	const at = turn.timestamp ?? now;
 	const others = turn.history.flatMap((entry) =>
 		(entry.role === 'user' || entry.role === 'persona') && entry.authorId && entry.authorId !== turn.userId ? [entry.authorId] : []
 	);

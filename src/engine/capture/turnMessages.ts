@@ -1,6 +1,22 @@
 import type { Visibility } from '../privacy/visibility';
-import type { MemoryTurn, StoredMessage, TurnResponse } from '../schemas';
+import { type MemoryTurn, RECORDED_HISTORY_MESSAGES, type StoredMessage, type TurnMessage, type TurnResponse } from '../schemas';
 import { cleanText, clip, contentId } from './cleanText';
+
+/**
+ * The user and persona messages of a turn's history capture reads: the newest {@link RECORDED_HISTORY_MESSAGES}, in the
+ * order given. A message without a time has the turn's (`at`); of two of one time, the later one given is the newer.
+ */
+export function recentHistory(history: readonly TurnMessage[], at: number): TurnMessage[] {
+	const spoken = history.filter((entry) => entry.role === 'user' || entry.role === 'persona');
+	if (spoken.length <= RECORDED_HISTORY_MESSAGES) return spoken;
+	const newest = spoken
+		.map((entry, index) => ({ index, ts: entry.timestamp ?? at }))
+		.sort((a, b) => b.ts - a.ts || b.index - a.index)
+		.slice(0, RECORDED_HISTORY_MESSAGES)
+		.map(({ index }) => index)
+		.sort((a, b) => a - b);
+	return newest.map((index) => spoken[index]!);
+}
 
 /**
  * The turn's history as it may be stored: user and persona messages only, cleaned and cut, without

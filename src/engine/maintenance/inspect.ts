@@ -1,18 +1,21 @@
+import { z } from 'zod';
 import type { Archive } from '../archive/Archive';
 import type { MemoryConfig } from '../config';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
 import { archiveScope, DM_SERVER_ID, parseScopeKey } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { BackgroundSummary, DigestLine, ShortTermEntry, StoredMessage } from '../schemas';
+import { type BackgroundSummary, type DigestLine, IdSchema, ServerIdSchema, type ShortTermEntry, type StoredMessage } from '../schemas';
 
 /** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
-export interface ChannelQuery {
-	channelId: string;
+export const ChannelQuerySchema = z.object({
+	channelId: IdSchema,
 	/** The channel's server, or null for a DM; left out, the channel's memory wherever it is. */
-	serverId?: string | null;
+	serverId: ServerIdSchema.nullable().optional(),
 	/** How many of the newest archived messages to show per scope. @default 10 */
-	latest?: number;
-}
+	latest: z.number().int().min(0).optional()
+});
+
+export type ChannelQuery = z.input<typeof ChannelQuerySchema>;
 
 /** One live scope of a channel (one persona's memory of it), as an operator sees it. */
 export interface ScopeInspection {

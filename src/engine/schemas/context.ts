@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { iterableOf } from './iterable';
 import { IdSchema, PersonaIdSchema, ServerIdSchema } from './primitives';
 
 /** Who is talking to which persona, and where: the conversation a context or a summary belongs to. */
@@ -29,8 +30,8 @@ function readQuery(query: string): string {
 	return query.slice(0, /[\uD800-\uDBFF]/.test(query[MAX_QUERY_CHARS - 1]!) ? MAX_QUERY_CHARS - 1 : MAX_QUERY_CHARS);
 }
 
-const isIterableObject = (value: unknown): value is Iterable<unknown> =>
-	typeof value === 'object' && value !== null && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function';
+/** Channels a request may name as visible: far more than a Discord server's channels and threads. */
+export const MAX_VISIBLE_CHANNELS = 100_000;
 
 /** What the bot asks for before it generates. */
 export const ContextRequestSchema = ConversationLocationSchema.extend({
@@ -45,14 +46,11 @@ export const ContextRequestSchema = ConversationLocationSchema.extend({
 		.transform((budget) => Math.min(budget, MAX_CONTEXT_TOKEN_BUDGET))
 		.optional(),
 	/**
-	 * Channels the asking member can view (an array, a Set, a discord.js Collection's keys), read once.
-	 * When given, memories of any other channel never surface. The Sapphire layer always passes it.
+	 * Channels the asking member can view (an array, a Set, a discord.js Collection's keys), read once, up to
+	 * {@link MAX_VISIBLE_CHANNELS}: one more is refused without reading further. When given, memories of any other channel
+	 * never surface. The Sapphire layer always passes it.
 	 */
-	visibleChannelIds: z
-		.custom<Iterable<string>>(isIterableObject, 'expected an iterable of channel ids')
-		.transform((ids) => [...ids])
-		.pipe(z.array(IdSchema).max(100_000, 'at most 100000 channels'))
-		.optional(),
+	visibleChannelIds: (iterableOf(IdSchema, MAX_VISIBLE_CHANNELS, 'channel ids') as z.ZodType<string[], Iterable<string>>).optional(),
 	/** The answering persona's name: a member named like it is labelled `Name (member)` even where the persona has not spoken yet. */
 	personaName: z.string().max(200).nullish()
 });

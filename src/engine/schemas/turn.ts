@@ -36,6 +36,22 @@ export const TurnResponseSchema = z.object({
 
 export type TurnResponse = z.input<typeof TurnResponseSchema>;
 
+/**
+ * Messages a turn's history may hold; more is refused. Capture reads only the newest {@link RECORDED_HISTORY_MESSAGES}
+ * of them.
+ */
+export const MAX_TURN_HISTORY = 1000;
+/** Persona replies a turn may hold; more is refused. */
+export const MAX_TURN_RESPONSES = 100;
+/**
+ * Messages of a turn's history that capture reads: the newest 50 user and persona messages; older ones are left out. What a
+ * turn brings to memory is what was said since the bot's previous turn in the channel, which the newest 50 hold unless more
+ * passed between two of its turns; the README's bot gives its LLM 10. A longer history is cut, not refused: a bot that
+ * passes a whole Discord fetch (up to 100) keeps its turn. Bounded so, a turn of Discord's longest messages holds the event
+ * loop less than 20 ms (docs/benchmarks.md, "Hostile input").
+ */
+export const RECORDED_HISTORY_MESSAGES = 50;
+
 /** One finished generation turn, as the host bot saw it. */
 export const MemoryTurnSchema = z.object({
 	userId: IdSchema,
@@ -46,8 +62,9 @@ export const MemoryTurnSchema = z.object({
 	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	parentChannelId: IdSchema.nullish(),
-	history: z.array(TurnMessageSchema).max(1000),
-	responses: z.array(TurnResponseSchema).max(100),
+	/** In any order; at most {@link MAX_TURN_HISTORY} messages, of which the newest {@link RECORDED_HISTORY_MESSAGES} are read. */
+	history: z.array(TurnMessageSchema).max(MAX_TURN_HISTORY),
+	responses: z.array(TurnResponseSchema).max(MAX_TURN_RESPONSES),
 	isStopResponse: z.boolean().optional(),
 	/** Milliseconds since the epoch; the engine clock when missing. */
 	timestamp: TimeSchema.optional()

@@ -4,6 +4,7 @@ import { MemoryError } from '../errors';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../privacy/SettingsRepository';
 import { parseInput, PrivacyLevel, type ShortTermEntry, type SummaryTarget, SummaryTargetSchema } from '../schemas';
+import { readInput } from '../schemas/readInput';
 import { conversationKeys } from '../store/keys';
 import { entryPlace } from '../ledger/entries';
 import { summaryArguments } from './summaryTool';
@@ -32,7 +33,12 @@ export class SummaryWriter {
 	public async write(target: SummaryTarget, input: unknown, now: number): Promise<WrittenSummary> {
 		const parsed = parseInput(SummaryTargetSchema, target, 'summary target');
 		const categoryNames = parsed.serverId === null ? [] : (await this.settings.server(parsed.serverId)).summaryCategories;
-		const { text, categories } = summaryArguments(input, categoryNames, this.config.maxSummaryLength);
+		const { text, categories } = readInput(
+			'update_short_term_memory arguments',
+			input,
+			() => summaryArguments(input, categoryNames, this.config.maxSummaryLength),
+			categoryNames.length > 0 ? categoryNames : ['summary']
+		);
 		const turnKey = parsed.turnId ? `${parsed.userId}:${parsed.channelId}:${parsed.turnId}` : null;
 		if (turnKey && this.turnsDone.has(turnKey))
 			throw new MemoryError(
