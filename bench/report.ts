@@ -3,6 +3,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { count, mib, ms, percent, table, times } from './format';
 import type { BenchPlan } from './options';
+import { ratio } from './stats';
 import type {
 	BackendLatencyResult,
 	BenchResults,
@@ -186,9 +187,22 @@ export function renderHostile(hostile: HostileResult): string {
 		[
 			`Each kind in a channel of its own (seeded with ordinary chat): ${count(hostile.samples)} timed turns, each followed by a timed context`,
 			'asked by a member with an ordinary question (or the long query, or the largest budget); the event loop turns between calls.',
-			'longest block: the largest delay perf_hooks.monitorEventLoopDelay saw while the kind ran (garbage collection included).'
+			'longest block: the largest delay perf_hooks.monitorEventLoopDelay saw while the kind ran (garbage collection included).',
+			...longHistoryNote(hostile)
 		]
 	);
+}
+
+/** What a turn of the longest history costs beside one of made-up words at 50 a turn, in the same run. */
+function longHistoryNote({ rows, longHistory, turnMessages }: HostileResult): string[] {
+	const long = rows.find((row) => row.kind === longHistory?.kind);
+	const reference = rows.find((row) => row.kind === 'made-up words');
+	if (!long || !reference) return [];
+	return [
+		`${long.kind}: ${count(longHistory!.messages)} messages, the most a turn may hold, of which capture reads the newest ` +
+			`${count(turnMessages)}; record p50 ${times(ratio(long.recordTurn.p50, reference.recordTurn.p50))} and longest block ` +
+			`${times(ratio(long.longestBlockMs, reference.longestBlockMs))} those of made-up words (${count(turnMessages)} a turn) in this run.`
+	];
 }
 
 /** The `/session` operations on the slow store: calls and time, per member size, side by side. */

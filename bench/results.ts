@@ -85,6 +85,8 @@ export interface HostileResult {
 	messageChars: number;
 	samples: number;
 	rows: HostileRow[];
+	/** The row whose turns hold the longest history a turn may (capture reads its newest messages), and that history's length. */
+	longHistory?: { kind: string; messages: number };
 }
 
 export interface BackendLatencyResult {

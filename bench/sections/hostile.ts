@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_CONTEXT_TOKEN_BUDGET } from '../../src/engine/schemas/context';
+import { MAX_TURN_HISTORY } from '../../src/engine/schemas/turn';
 import type { ContextRequest, MemoryTurn } from '../../src/engine';
 import { prepareStore } from '../backends';
 import { ChatCorpus } from '../corpus';
@@ -14,6 +15,10 @@ import { type Channel, channelOf, ChatWorkload, openEngine, PERSONA, Snowflakes 
 /** Messages of one hostile turn, and the characters of each (Discord's longest message). */
 const TURN_MESSAGES = 50;
 const MESSAGE_CHARS = 4_000;
+/** Messages of the longest history a turn may hold; capture reads its newest RECORDED_HISTORY_MESSAGES. */
+const LONG_HISTORY = MAX_TURN_HISTORY;
+/** Made-up messages the older part of a long history is drawn from: only its newest part is fresh, as in a channel's backlog. */
+const BACKLOG_TEXTS = 200;
 /** Distinct words of the long query. */
 const QUERY_WORDS = 20_000;
 
@@ -52,6 +57,9 @@ const MESSAGE_KINDS: readonly [string, (random: Random) => string][] = [
 	['made-up words', (random) => filled(MESSAGE_CHARS, () => `${madeUpWord(random)} `).trimEnd()]
 ];
 
+/** The kind whose turns hold the longest history, beside made-up words at 50 a turn. */
+const LONG_HISTORY_KIND = `made-up words, ${count(LONG_HISTORY)} a turn`;
+
 /** What one kind of traffic is: its turns' messages, and what the request asked after each turn changes. */
 interface Traffic {
 	kind: string;
@@ -77,6 +85,9 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 	const random = () => corpus.random();
 	const engine = await openEngine(store.storeUrl, workload.clock, { storeNamespace: store.namespace, ...store.config });
 	const ids = new Snowflakes();
+	const madeUpMessage = MESSAGE_KINDS.find(([kind]) => kind === 'made-up words')![1];
+	// Drawn when the kind first runs, so that the kinds before it draw the texts they always did.
+	const backlog: string[] = [];
 	const ordinary = (messages: number) => () => Array.from({ length: messages }, () => corpus.message());
 	const traffic: Traffic[] = [
 		{ kind: 'ordinary chat', messages: ordinary(1), ask: () => ({}) },
@@ -86,6 +97,18 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 			messages: () => Array.from({ length: TURN_MESSAGES }, () => make(random)),
 			ask: () => ({})
 		})),
+		{
+			kind: LONG_HISTORY_KIND,
+			// The older messages repeat a backlog (200 texts: fresh ones would take some 400 MB over a full run); the newest are all fresh.
+			messages: () => {
+				if (backlog.length === 0) backlog.push(...Array.from({ length: BACKLOG_TEXTS }, () => madeUpMessage(random)));
+				return [
+					...Array.from({ length: LONG_HISTORY - TURN_MESSAGES }, () => backlog[Math.floor(random() * BACKLOG_TEXTS)]!),
+					...Array.from({ length: TURN_MESSAGES }, () => madeUpMessage(random))
+				];
+			},
+			ask: () => ({})
+		},
 		{
 			kind: `query of ${count(QUERY_WORDS)} words`,
 			messages: ordinary(1),
@@ -152,5 +175,11 @@ export async function runHostile(plan: BenchPlan): Promise<HostileResult> {
 		await engine.close();
 		await store.dispose();
 	}
-	return { turnMessages: TURN_MESSAGES, messageChars: MESSAGE_CHARS, samples, rows };
+	return {
+		turnMessages: TURN_MESSAGES,
+		messageChars: MESSAGE_CHARS,
+		samples,
+		rows,
+		longHistory: { kind: LONG_HISTORY_KIND, messages: LONG_HISTORY }
+	};
 }
