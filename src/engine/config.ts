@@ -280,7 +280,7 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 	for (const [name, spec] of Object.entries(MemoryEnvironment) as [EnvironmentName, Environment[EnvironmentName]][]) {
 		const override = overrides[spec.key];
 		input[spec.key] = override ?? given(name) ?? spec.default;
-		if (spec.schema.safeParse(input[spec.key]).success) continue;
+		if (accepts(spec.schema, input[spec.key])) continue;
 		const value = override === undefined ? env[name] : override;
 		// A key's value never reaches a log line; any other value is shown whole, as the operator wrote it.
 		const shown =
@@ -299,6 +299,15 @@ export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS
 		);
 	}
 	return Object.freeze(MemoryConfigSchema.parse(input));
+}
+
+/** Whether `schema` takes `value`; a value whose reading throws (a Proxy's trap, a getter) it does not. */
+function accepts(schema: z.ZodType, value: unknown): boolean {
+	try {
+		return schema.safeParse(value).success;
+	} catch {
+		return false;
+	}
 }
 
 /** The rules between settings, once each is valid on its own. */

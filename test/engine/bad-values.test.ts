@@ -13,6 +13,8 @@ import {
 	MAX_TURN_HISTORY,
 	MAX_TURN_RESPONSES,
 	MAX_VISIBLE_CHANNELS,
+	MemoryEngine,
+	type MemoryEngineOptions,
 	MemoryError,
 	type MemoryTurn,
 	type MessagesChange,
@@ -233,6 +235,27 @@ describe.each(backends)('bad values on $name', (backend) => {
 			await expectRefused(() => under.engine.buildContext(ask({ visibleChannelIds: failing() })), 'visibleChannelIds', 'failing');
 		});
 	});
+});
+
+describe('GIVEN MemoryEngine.open', () => {
+	it.each(badValues().filter(([name]) => name !== 'null' && name !== 'undefined'))(
+		'WHEN a setting is %s THEN it stops with INVALID_CONFIG naming the setting',
+		async (_, bad) => {
+			const opened = MemoryEngine.open({ storeUrl: 'sqlite://:memory:', env: {}, config: { ttlHours: bad as number } });
+			await expect(opened).rejects.toBeInstanceOf(MemoryError);
+			await expect(opened).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('ttlHours') });
+		}
+	);
+
+	it.each([10n, Symbol('options'), () => ({}), null, 'sqlite://memory.sqlite'])(
+		'WHEN its options are %s THEN it stops with INVALID_CONFIG',
+		async (bad) => {
+			await expect(MemoryEngine.open(bad as MemoryEngineOptions)).rejects.toMatchObject({
+				code: 'INVALID_CONFIG',
+				message: expect.stringContaining('options')
+			});
+		}
+	);
 });
 
 describe("GIVEN the plugin's turnFromMessages", () => {
