@@ -20,6 +20,7 @@ export function iterableOf<T extends z.ZodType>(item: T, cap: number, items: str
 			try {
 				const iterator = (value as Partial<Iterable<unknown>>)[Symbol.iterator];
 				if (typeof iterator !== 'function') return refuse(`expected an iterable of ${items} (an array, a Set)`);
+				// for…of closes the iterator when reading stops at the cap (a generator's `finally` runs).
 				for (const each of { [Symbol.iterator]: () => iterator.call(value) as Iterator<unknown> }) {
 					if (read.length === cap) return refuse(`at most ${cap} ${items}`);
 					read.push(each);
