@@ -1,6 +1,8 @@
 // The engine's public face: everything a host, a script or a benchmark uses, with no discord.js or Sapphire.
 export * from './errors';
 export * from './schemas';
+export { iterableOf } from './schemas/iterable';
+export { readInput } from './schemas/readInput';
 export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, type ConfigLabels, resolveConfig } from './config';
 export { MemoryEngine } from './MemoryEngine';
 export type { MemoryEngineOptions } from './MemoryEngineOptions';

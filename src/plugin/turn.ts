@@ -1,8 +1,6 @@
 import type { Collection, Message } from 'discord.js';
 import { z } from 'zod';
-import { MAX_TURN_HISTORY, MAX_TURN_RESPONSES, MemoryError, type MemoryTurn, parseInput, PrivacyLevel, type TurnMessage } from '../engine';
-import { iterableOf } from '../engine/schemas/iterable';
-import { thrownText } from '../engine/schemas/shownValue';
+import { iterableOf, MAX_TURN_HISTORY, MAX_TURN_RESPONSES, type MemoryTurn, parseInput, PrivacyLevel, readInput, type TurnMessage } from '../engine';
 import { locationOf, type PersonaIdentity } from './location';
 
 /** What the host has after a generation turn, as discord.js objects. */
@@ -63,14 +61,7 @@ const TurnFromMessagesInputSchema = z.object({
 });
 
 /** `read()`, or an `INVALID_INPUT` naming `field` when reading a message (or the host's callback on it) throws. */
-function reading<T>(field: string, read: () => T): T {
-	try {
-		return read();
-	} catch (error) {
-		if (error instanceof MemoryError) throw error;
-		throw new MemoryError('INVALID_INPUT', `turnFromMessages could not read ${field} (${thrownText(error)}).`, { cause: error });
-	}
-}
+const reading = <T>(field: string, read: () => T): T => readInput(`turnFromMessages ${field}`, undefined, read);
 
 /**
  * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host

@@ -7,15 +7,20 @@ import type { MemoryStore } from '../store/MemoryStore';
 import { type BackgroundSummary, type DigestLine, IdSchema, ServerIdSchema, type ShortTermEntry, type StoredMessage } from '../schemas';
 
 /** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
+export interface ChannelQuery {
+	channelId: string;
+	/** The channel's server, or null for a DM; left out, the channel's memory wherever it is. */
+	serverId?: string | null;
+	/** How many of the newest archived messages to show per scope: a whole number, 0 or more. @default 10 */
+	latest?: number;
+}
+
+/** What {@link ChannelQuery} accepts. */
 export const ChannelQuerySchema = z.object({
 	channelId: IdSchema,
-	/** The channel's server, or null for a DM; left out, the channel's memory wherever it is. */
 	serverId: ServerIdSchema.nullable().optional(),
-	/** How many of the newest archived messages to show per scope. @default 10 */
 	latest: z.number().int().min(0).optional()
-});
-
-export type ChannelQuery = z.input<typeof ChannelQuerySchema>;
+}) satisfies z.ZodType<ChannelQuery>;
 
 /** One live scope of a channel (one persona's memory of it), as an operator sees it. */
 export interface ScopeInspection {
