@@ -64,10 +64,10 @@ const TurnFromMessagesInputSchema = z.object({
 const reading = <T>(field: string, read: () => T): T => readInput(`turnFromMessages ${field}`, undefined, read);
 
 /**
- * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host
- * never assembles ids by hand. Rejects with `INVALID_INPUT` naming the field for what is not such a turn: a history of
- * more than {@link MAX_TURN_HISTORY} messages or more than {@link MAX_TURN_RESPONSES} responses (read no further), or a
- * message that cannot be read.
+ * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host never assembles ids
+ * by hand. Throws a `MemoryError` `INVALID_INPUT` naming the field for what is not such a turn: a history of more than
+ * {@link MAX_TURN_HISTORY} messages or more than {@link MAX_TURN_RESPONSES} responses (read no further), or a message
+ * that cannot be read.
  * @example
  * client.emit(
  * 	MemoryEvents.TurnCompleted,
