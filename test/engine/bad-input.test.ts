@@ -329,6 +329,13 @@ describe.each(backends)('bad input on $name', (backend) => {
 				const [scope] = (await under.engine.inspectChannel({ channelId: CHANNEL, serverId: GUILD, latest: 100 })).scopes;
 				const archived = scope!.archive.latest.map((message) => message.text);
 				expect(archived).toEqual([...history.slice(10).map((message) => message.text), 'Hi! How can I help?']);
+				// `latest` is how many of the newest it shows: none for 0, never the whole archive.
+				const newest = async (latest: number) =>
+					(await under.engine.inspectChannel({ channelId: CHANNEL, serverId: GUILD, latest })).scopes[0]!.archive.latest.map(
+						(message) => message.text
+					);
+				expect(await newest(0)).toEqual([]);
+				expect(await newest(2)).toEqual(archived.slice(-2));
 			}
 		);
 	});

@@ -105,7 +105,7 @@ export async function inspectChannel(deps: InspectDependencies, query: ChannelQu
 				messages: archived.length,
 				oldest: archived.reduce<number | null>((oldest, message) => Math.min(oldest ?? message.ts, message.ts), null),
 				newest: archived.reduce<number | null>((newest, message) => Math.max(newest ?? message.ts, message.ts), null),
-				latest: [...archived].sort((a, b) => a.ts - b.ts).slice(-latest)
+				latest: [...archived].sort((a, b) => a.ts - b.ts).slice(archived.length - Math.min(latest, archived.length))
 			}
 		});
 	}
