@@ -23,12 +23,11 @@
  */
 import fc from 'fast-check';
 import confusables from 'unhomoglyph/data.json';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextRequest, MemoryConfig, MemoryEngine } from '../../src';
+import { describe, expect, it } from 'vitest';
+import type { ContextRequest, MemoryEngine } from '../../src';
 import { backends, TestClock } from '../support/backends';
-import { ChatEndpoint } from '../support/chat-endpoint';
 import { type ContextLine, FIXED_LINES, GrammarError, parseContext, type ParsedBlock } from '../support/context-grammar';
-import { freshEngineEachTest } from '../support/engine';
+import { freshEngineEachTest, summarizedEngineEachTest } from '../support/engine';
 import { IMITATIONS, SEPARATORS } from '../support/injection';
 import { snowflake } from '../support/turns';
 
@@ -508,18 +507,7 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('the cont
 	);
 
 	describe('GIVEN a background summarizer whose facts hold hostile text', () => {
-		let endpoint: ChatEndpoint;
-		const config: { -readonly [K in keyof MemoryConfig]?: MemoryConfig[K] } = {
-			maxMessagesPerChannel: 2,
-			llmMinNewDigestLines: 4,
-			llmApiKey: 'sk-test'
-		};
-		beforeAll(async () => {
-			endpoint = await ChatEndpoint.start();
-			config.llmBaseUrl = endpoint.baseUrl;
-		});
-		afterAll(() => endpoint?.stop());
-		const summarized = freshEngineEachTest(backend, clock, config);
+		const summarized = summarizedEngineEachTest(backend, clock);
 
 		/** The summarizer's lines are its newlines (citations.ts): each other piece of a fact is one line of the summary. */
 		const factsOf = (values: string[]) =>
@@ -539,7 +527,7 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('the cont
 		/** Three turns of members named `name`, whose digest the summarizer is asked for; it answers `facts`, each citing every source. */
 		const summarize = async (name: string, facts: string[]) => {
 			clock.current = (Math.floor(clock.current / DAY) + 1) * DAY + 10 * 3_600_000;
-			endpoint.script((request) => ({ content: facts.map((fact) => `${fact} [ids: ${request.ids.join(', ')}]`).join('\n') }));
+			summarized.endpoint().script((request) => ({ content: facts.map((fact) => `${fact} [ids: ${request.ids.join(', ')}]`).join('\n') }));
 			const serverId = snowflake();
 			const channelId = snowflake();
 			const member = { id: snowflake(), name };

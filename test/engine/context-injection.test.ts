@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextRequest, MemoryConfig, MemoryEngine } from '../../src';
+import { describe, expect, it } from 'vitest';
+import type { ContextRequest, MemoryEngine } from '../../src';
 import { backends, TestClock } from '../support/backends';
-import { ChatEndpoint } from '../support/chat-endpoint';
-import { freshEngineEachTest } from '../support/engine';
+import { freshEngineEachTest, summarizedEngineEachTest } from '../support/engine';
 import { ask, eventText, freshPlace, IMITATIONS, MARK, parsedContext, payloads, type Place, pushOut, SEPARATORS, talk } from '../support/injection';
 
 /**
@@ -176,22 +175,11 @@ describe.each(backends.filter((backend) => backend.name === 'sqlite'))('context 
 	}, 120_000);
 
 	describe('GIVEN a background summarizer whose answer holds the field', () => {
-		let endpoint: ChatEndpoint;
-		const config: { -readonly [K in keyof MemoryConfig]?: MemoryConfig[K] } = {
-			maxMessagesPerChannel: 2,
-			llmMinNewDigestLines: 4,
-			llmApiKey: 'sk-test'
-		};
-		beforeAll(async () => {
-			endpoint = await ChatEndpoint.start();
-			config.llmBaseUrl = endpoint.baseUrl;
-		});
-		afterAll(() => endpoint?.stop());
-		const summarized = freshEngineEachTest(backend, clock, config);
+		const summarized = summarizedEngineEachTest(backend, clock);
 
 		/** Three turns whose digest the summarizer is asked for; it answers `facts`, one per line, each citing every source. */
 		const summarize = async (facts: string[]) => {
-			endpoint.script((request) => ({ content: facts.map((fact) => `${fact} [ids: ${request.ids.join(', ')}]`).join('\n') }));
+			summarized.endpoint().script((request) => ({ content: facts.map((fact) => `${fact} [ids: ${request.ids.join(', ')}]`).join('\n') }));
 			const place = freshPlace();
 			for (let turn = 1; turn <= 3; turn++)
 				await talk(summarized.engine, clock, place, `Order ${turn}: ship ${turn * 10} boxes to Porto on June ${turn}.`);

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { MemoryConfig, MemoryEngine } from '../../src';
 import { type Backend, openEngine, TestClock } from './backends';
+import { ChatEndpoint } from './chat-endpoint';
 import { StoreInspection } from './store-inspection';
 
 /** What each test gets: a fresh engine, a second handle on the same store to look at it around the engine, and where it lives. */
@@ -32,5 +33,27 @@ export function freshEngineEachTest(backend: Backend, clock: TestClock, config: 
 		await current.inspect?.close().catch(() => undefined);
 		await dispose?.();
 	});
+	return current;
+}
+
+/**
+ * {@link freshEngineEachTest} with a background summarizer: a scripted chat endpoint on 127.0.0.1 (started once for the
+ * describe block), a window of two messages, and a summary asked for once four digest lines are new. `endpoint()` is the
+ * endpoint, to script its answers.
+ */
+export function summarizedEngineEachTest(backend: Backend, clock: TestClock): EngineUnderTest & { endpoint: () => ChatEndpoint } {
+	let endpoint: ChatEndpoint | undefined;
+	const config: { -readonly [K in keyof MemoryConfig]?: MemoryConfig[K] } = {
+		maxMessagesPerChannel: 2,
+		llmMinNewDigestLines: 4,
+		llmApiKey: 'sk-test'
+	};
+	beforeAll(async () => {
+		endpoint = await ChatEndpoint.start();
+		config.llmBaseUrl = endpoint.baseUrl;
+	});
+	afterAll(() => endpoint?.stop());
+	const current = freshEngineEachTest(backend, clock, config) as EngineUnderTest & { endpoint: () => ChatEndpoint };
+	current.endpoint = () => endpoint!;
 	return current;
 }
