@@ -1,5 +1,6 @@
 import { InteractionHandler, InteractionHandlerTypes } from '@sapphire/framework';
-import { type ButtonInteraction, PermissionFlagsBits } from 'discord.js';
+import type { ButtonInteraction } from 'discord.js';
+import { pluginOptions } from '../src/plugin/pluginOptions';
 import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
 import { type PageButton, pagedAnswer, PAGES_LIFETIME_MS, parsePageButton } from './session/pages';
@@ -42,7 +43,6 @@ export class PluginInteractionHandler extends InteractionHandler {
 	private body(interaction: ButtonInteraction, button: PageButton, text: SessionText): Promise<string> {
 		const { memory } = this.container;
 		if (button.view === 'profile') return profileText(button.userId, memory, text);
-		const moderatorPermission = this.container.client.options.memory?.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
-		return statusText(interaction, memory, text, { moderatorPermission });
+		return statusText(interaction, memory, text, { moderatorPermission: pluginOptions(this.container.client).moderatorPermission });
 	}
 }

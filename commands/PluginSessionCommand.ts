@@ -6,6 +6,7 @@ import {
 	PermissionFlagsBits,
 	type SharedNameAndDescription
 } from 'discord.js';
+import { pluginOptions } from '../src/plugin/pluginOptions';
 import { resolvedPrivacyLevel } from '../src/plugin/privacy';
 import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
@@ -29,11 +30,11 @@ export class PluginCommand extends Command {
 	public constructor(context: Command.LoaderContext, options: Command.Options) {
 		// The piece keeps its Plugin… name so it never collides with the host's pieces; Discord sees `/session`.
 		super(context, { ...options, description: SESSION_STRINGS['command.description'] });
-		this.#cooldowns = new SessionCooldowns(this.container.client.options.memory?.sessionCooldowns);
+		this.#cooldowns = new SessionCooldowns(pluginOptions(this.container.client).sessionCooldowns);
 	}
 
 	public override registerApplicationCommands(registry: Command.Registry): void {
-		const guildIds = this.container.client.options.memory?.commandGuildIds ?? [];
+		const guildIds = [...pluginOptions(this.container.client).commandGuildIds];
 		const english = new SessionText(null);
 		registry.registerChatInputCommand(
 			(builder) =>
@@ -80,8 +81,7 @@ export class PluginCommand extends Command {
 
 	public override async chatInputRun(interaction: ChatInputCommandInteraction): Promise<void> {
 		const { memory } = this.container;
-		const options = this.container.client.options.memory ?? {};
-		const moderatorPermission = options.moderatorPermission ?? PermissionFlagsBits.ManageMessages;
+		const { moderatorPermission, confirmationTimeoutMs } = pluginOptions(this.container.client);
 		const text = new SessionText(interaction.locale);
 		const subcommand = interaction.options.getSubcommand(false);
 		try {
@@ -93,7 +93,7 @@ export class PluginCommand extends Command {
 				case 'status':
 					return await runStatus(interaction, memory, text, { moderatorPermission });
 				case 'clear':
-					return await runClear(interaction, memory, text, options.confirmationTimeoutMs ?? 60_000);
+					return await runClear(interaction, memory, text, confirmationTimeoutMs);
 				case 'profile':
 					return await runProfile(interaction, memory, text);
 				case 'forget':
@@ -103,7 +103,7 @@ export class PluginCommand extends Command {
 				case 'privacy':
 					return await runPrivacy(interaction, memory, text, {
 						hostLevel: await resolvedPrivacyLevel(interaction.user.id),
-						timeoutMs: options.confirmationTimeoutMs ?? 60_000
+						timeoutMs: confirmationTimeoutMs
 					});
 				case 'wipe-channel':
 					return await runWipeChannel(interaction, memory, text, moderatorPermission);

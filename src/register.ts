@@ -5,6 +5,7 @@ import { loadListeners } from '../listeners/_load';
 import { MemoryEvents } from './plugin/events';
 import { MemoryEngine } from './engine';
 import { registerMemoryMetrics } from './ops/prometheus';
+import { pluginOptions } from './plugin/pluginOptions';
 // The root entry holds the module augmentation (ClientOptions.memory, Container.memory): its types come with this entry
 // (a type-only import, so the bundle does not move the root entry's code into a shared chunk).
 import type {} from './index';
@@ -16,9 +17,11 @@ const unregisterMetrics = new WeakMap<SapphireClient, () => void>();
 export class MemoryPlugin extends Plugin {
 	/** Loads the pieces and makes the client's destroy close the store. */
 	public static override [postInitialization](this: SapphireClient, options: ClientOptions): void {
+		// Checked before anything loads: a bad option stops the client's construction, naming every bad field.
+		const memory = pluginOptions(this);
 		const failed = (error: unknown) => container.logger.error('[memory] loading the plugin pieces failed:', error);
-		loadListeners({ defaultErrorListener: options.memory?.defaultErrorListener }).catch(failed);
-		if (options.memory?.sessionCommand !== false) loadCommands().catch(failed);
+		loadListeners({ defaultErrorListener: memory.defaultErrorListener }).catch(failed);
+		if (memory.sessionCommand) loadCommands().catch(failed);
 		const destroy = this.destroy.bind(this);
 		this.destroy = async () => {
 			await destroy();
@@ -43,9 +46,10 @@ export class MemoryPlugin extends Plugin {
 				else this.emit(MemoryEvents.Error, change.error, { phase: 'store' });
 			}
 		});
-		if (memory.metrics === false) return;
+		const { metrics } = pluginOptions(this);
+		if (metrics === false) return;
 		// Metrics are a convenience: a registry that refuses them never stops the bot.
-		const unregister = await registerMemoryMetrics(container.memory, memory.metrics).catch((error: unknown) => {
+		const unregister = await registerMemoryMetrics(container.memory, metrics).catch((error: unknown) => {
 			container.logger.warn('[memory] registering the Prometheus metrics failed:', error);
 			return null;
 		});

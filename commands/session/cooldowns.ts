@@ -1,16 +1,7 @@
 import { RateLimitManager } from '@sapphire/ratelimits';
-import type { CooledSubcommand, MemoryPluginOptions, SessionCooldownOptions } from '../../src/plugin/options';
+import type { CooledSubcommand } from '../../src/plugin/options';
+import type { ResolvedPluginOptions } from '../../src/plugin/pluginOptions';
 import type { SessionText } from '../../src/plugin/SessionText';
-
-/**
- * How often a member may run each: `export` builds the whole file again; `clear` asks twice when it erases everything
- * (a short-term clear, then `scope:all`); `privacy` a change and a look at it.
- */
-export const DEFAULT_SESSION_COOLDOWNS: Record<CooledSubcommand, Required<SessionCooldownOptions>> = {
-	export: { delay: 60_000, limit: 1 },
-	clear: { delay: 60_000, limit: 2 },
-	privacy: { delay: 60_000, limit: 3 }
-};
 
 /**
  * Per-member cooldowns of `/session export`, `clear` and `privacy`, counted as Sapphire's command cooldowns count
@@ -20,14 +11,9 @@ export const DEFAULT_SESSION_COOLDOWNS: Record<CooledSubcommand, Required<Sessio
 export class SessionCooldowns {
 	readonly #managers = new Map<string, RateLimitManager>();
 
-	public constructor(options: MemoryPluginOptions['sessionCooldowns'] = {}) {
-		if (options === false) return;
-		for (const [subcommand, defaults] of Object.entries(DEFAULT_SESSION_COOLDOWNS)) {
-			const chosen = options[subcommand as CooledSubcommand];
-			if (chosen === false) continue;
-			const delay = chosen?.delay ?? defaults.delay;
-			if (delay > 0) this.#managers.set(subcommand, new RateLimitManager(delay, chosen?.limit ?? defaults.limit));
-		}
+	/** `cooldowns`: each cooled subcommand's, as the plugin's options resolve them (`pluginOptions`). */
+	public constructor(cooldowns: ResolvedPluginOptions['sessionCooldowns']) {
+		for (const [subcommand, { delay, limit }] of Object.entries(cooldowns)) this.#managers.set(subcommand, new RateLimitManager(delay, limit));
 	}
 
 	/** Counts a member's run of `subcommand`; null when they may, or what to tell them when they ran it too often already. */

@@ -1,5 +1,6 @@
 import { container } from '@sapphire/framework';
 import { Locale } from 'discord.js';
+import { pluginOptions } from './pluginOptions';
 import { SESSION_STRINGS, type SessionStringKey } from './sessionStrings';
 
 /** What the plugin reads of @sapphire/plugin-i18next's `container.i18n`, when the host uses it (an optional peer). */
@@ -29,12 +30,12 @@ export class SessionText {
 
 	/** The command's name: `session`, unless the host named it otherwise (`sessionCommandName`). */
 	public static commandName(): string {
-		return container.client?.options.memory?.sessionCommandName ?? 'session';
+		return pluginOptions().sessionCommandName;
 	}
 
 	/** Discord's localizations of a name or description: each locale the host's texts or its i18next translations cover. */
 	public static localizations(key: SessionStringKey): Partial<Record<Locale, string>> {
-		const locales = new Set([...Object.keys(container.client?.options.memory?.sessionStrings ?? {}), ...(i18n()?.languages.keys() ?? [])]);
+		const locales = new Set([...Object.keys(pluginOptions().sessionStrings), ...(i18n()?.languages.keys() ?? [])]);
 		const entries = [...locales]
 			.filter((locale) => DISCORD_LOCALES.has(locale))
 			.map((locale) => [locale, translated(locale, key, { command: SessionText.commandName() })] as const)
@@ -45,7 +46,7 @@ export class SessionText {
 
 /** The host's own texts for `locale`. */
 function overrides(locale: string) {
-	return container.client?.options.memory?.sessionStrings?.[locale];
+	return pluginOptions().sessionStrings[locale];
 }
 
 /** The text the host gave or translated for `locale` (or its language), unfilled for its own table and filled by i18next. */

@@ -1,5 +1,6 @@
 import { container } from '@sapphire/framework';
 import type { MemoryTurn, PrivacyLevel } from '../engine';
+import { pluginOptions } from './pluginOptions';
 import { topicsChanged } from './topicChoices';
 
 /**
@@ -7,7 +8,7 @@ import { topicsChanged } from './topicChoices';
  * the engine hides a FULL member's messages even in turns someone else triggers.
  */
 export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel | undefined> {
-	const resolver = container.client.options.memory?.resolvePrivacyLevel;
+	const resolver = pluginOptions().resolvePrivacyLevel;
 	if (!resolver) return undefined;
 	const level = await resolver(userId);
 	if (level === undefined) return undefined;
@@ -24,7 +25,7 @@ export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel
  * FULL even in a turn someone else triggered, before that member ever triggered one.
  */
 export async function resolvedTurnPrivacyLevel(turn: MemoryTurn): Promise<PrivacyLevel | undefined> {
-	if (!container.client.options.memory?.resolvePrivacyLevel) return turn.privacyLevel;
+	if (!pluginOptions().resolvePrivacyLevel) return turn.privacyLevel;
 	const others = new Set(
 		turn.history.flatMap((message) => (message.role === 'user' && message.authorId && message.authorId !== turn.userId ? [message.authorId] : []))
 	);

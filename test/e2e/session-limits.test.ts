@@ -221,11 +221,13 @@ describe('/session under Discord’s limits: exports that fit, answers never cut
 		).join('\n');
 
 		beforeAll(() => {
-			bot.client.options.memory!.sessionStrings = { 'en-US': { 'status.heading': heading } };
+			// The plugin reads its options when given them: a new `memory` object, not a field changed in place.
+			bot.client.options.memory = { ...bot.client.options.memory, sessionStrings: { 'en-US': { 'status.heading': heading } } };
 		});
 
 		afterAll(() => {
-			delete bot.client.options.memory!.sessionStrings;
+			const { sessionStrings: _, ...rest } = bot.client.options.memory!;
+			bot.client.options.memory = rest;
 		});
 
 		it('WHEN Carol, a moderator, pages through /session status THEN she reads all of it, the bot-wide counters last', async () => {
