@@ -22,7 +22,7 @@ export { KEY_KINDS, keyKind, type KeyKind } from './store/keyKinds';
 export { Keys } from './store/keys';
 export type { StoreHealthChange, StoreHealthCounters } from './store/StoreHealth';
 export type { ResealResult } from './store/sealing';
-export { MAX_MESSAGE_CHARS } from './capture/cleanText';
+export { MAX_MESSAGE_CHARS } from './format/cleanText';
 export { BudgetPolicy } from './context/budget';
 export { tokenCount } from './format/tokens';
 export { foldIntoDigest } from './summaries/digest/foldIntoDigest';

@@ -22,7 +22,7 @@ import {
 	PrivacyLevel
 } from '../../src';
 import { LATEST_TIME } from '../../src/engine/schemas';
-import { cleanText } from '../../src/engine/capture/cleanText';
+import { cleanText } from '../../src/engine/format/cleanText';
 import { backends, openEngine, TestClock } from '../support/backends';
 
 const RUNS_FACTOR = Number(process.env.PROPERTY_RUNS_FACTOR ?? 1);

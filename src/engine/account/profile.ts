@@ -1,6 +1,6 @@
 import { parseInput, type ProfilePatch, ProfilePatchSchema, type UserProfile } from '../schemas';
 import { Keys } from '../store/keys';
-import { collapsedText } from '../capture/cleanText';
+import { collapsedText } from '../format/cleanText';
 import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
 /** The user's profile; null when there is none (always for PARTIAL and FULL users). */

@@ -1,6 +1,6 @@
 import type { StoredTopics, TopicListing, TopicNote } from '../schemas';
 import { Keys } from '../store/keys';
-import { cleanText, collapsedText } from '../capture/cleanText';
+import { cleanText, collapsedText } from '../format/cleanText';
 import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
 /**

@@ -1,6 +1,6 @@
 import type { Visibility } from '../privacy/visibility';
 import { type MemoryTurn, RECORDED_HISTORY_MESSAGES, type StoredMessage, type TurnMessage, type TurnResponse } from '../schemas';
-import { cleanText, clip, contentId } from './cleanText';
+import { cleanText, clip, contentId } from '../format/cleanText';
 
 /**
  * The user and persona messages of a turn's history capture reads: the newest {@link RECORDED_HISTORY_MESSAGES}, in the

@@ -1,4 +1,4 @@
-import { DM_SERVER_ID } from '../store/keys';
+import { DM_SERVER_ID, isScopeKey } from '../store/keys';
 import { EVERY_CHANNEL, type ParsedContextRequest, type ScopeListing, type ShortTermEntry } from '../schemas';
 import type { ContextParts } from './ContextParts';
 
@@ -25,8 +25,8 @@ export async function otherChannels(
 	const elsewhere = (listing: ScopeListing) => listing.channelId !== request.channelId;
 	const candidates: ScopeListing[] = [];
 	if (request.serverId !== null)
-		candidates.push(...serverListings.filter((listing) => listing.serverId === here && listing.key.startsWith('shortterm:server:')));
-	for (const listing of userListings.filter((candidate) => candidate.key.startsWith('shortterm:user:'))) {
+		candidates.push(...serverListings.filter((listing) => listing.serverId === here && isScopeKey(listing.key, 'server')));
+	for (const listing of userListings.filter((candidate) => isScopeKey(candidate.key, 'user'))) {
 		// The user's own DM entries follow them between DM channels; other servers need their opt-in.
 		if (listing.serverId === here) {
 			if (request.serverId === null) candidates.push(listing);

@@ -1,7 +1,7 @@
 import { type ArchiveRevision, reviseArchives } from '../archive/reviseArchive';
-import { cleanText, clip } from '../capture/cleanText';
+import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
-import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
+import { DM_SERVER_ID, isScopeKey, Keys, parseScopeKey } from '../store/keys';
 import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
 import { replaceEntries } from './replaceEntry';
@@ -76,7 +76,7 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 		listedArchives
 	);
 	const archives = channels.map(({ change }, index) => {
-		const liveKeys = entryKeys[index]!.filter((key) => key.startsWith(change.serverId === null ? 'shortterm:user:' : 'shortterm:server:'));
+		const liveKeys = entryKeys[index]!.filter((key) => isScopeKey(key, change.serverId === null ? 'user' : 'server'));
 		return { liveKeys, archiveKeys: [...new Set([...Object.keys(listedArchives[index] ?? {}), ...liveKeys])] };
 	});
 

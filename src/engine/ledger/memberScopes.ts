@@ -1,5 +1,5 @@
 import type { AuthorListings, Listings } from '../schemas';
-import { DM_SERVER_ID, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
+import { DM_SERVER_ID, isScopeKey, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
 import type { LedgerParts } from './LedgerParts';
 
 /** Every scope holding something of one member (in one server, when asked). */
@@ -55,7 +55,7 @@ async function scopesEverywhere(
 	const foundIn = new Map<string, string>();
 	for (const directory of await parts.store.getMany<Listings>(channelDirectories)) {
 		for (const [key, listing] of Object.entries(directory ?? {})) {
-			if (parseScopeKey(key)?.ownerId !== userId || !key.startsWith('shortterm:user:')) continue;
+			if (parseScopeKey(key)?.ownerId !== userId || !isScopeKey(key, 'user')) continue;
 			own.add(key);
 			foundIn.set(key, listing.serverId);
 		}

@@ -68,6 +68,11 @@ export function parseScopeKey(key: string): ScopeKeyParts | null {
 	return { scope, ownerId, channelId, personaId: personaId || null };
 }
 
+/** Whether `key` is a short-term key of `scope`: a member's own (`user`), or a guild channel's shared one (`server`). */
+export function isScopeKey(key: string, scope: ScopeKeyParts['scope']): boolean {
+	return parseScopeKey(key)?.scope === scope;
+}
+
 /** The short-term keys of one conversation of one persona. */
 export interface ConversationKeys {
 	/** The user's own scope: `shortterm:user:…`. */
