@@ -11,9 +11,9 @@ export function isCheckpointableLog(adapter: unknown): adapter is Checkpointable
 }
 
 /**
- * How often the log is checkpointed: what 50 ms of writes added to it is copied at once (a turn of fifty long messages
- * every few milliseconds makes that some 3 MB, 6 to 8 ms; at 250 ms it was 15 MB and 36 ms). When nothing was written
- * since the last one, the adapter does nothing (SqliteAdapter.checkpointLog).
+ * How often the log is checkpointed: what 50 ms of writes added to it is copied at once, so a burst of long turns never
+ * leaves one large copy to make (docs/benchmarks.md, "Measured choices in the code"). When nothing was written since the
+ * last one, the adapter does nothing (SqliteAdapter.checkpointLog).
  */
 const EVERY_MS = 50;
 /** A checkpoint waits for a moment no reply's call runs, this long at most. */
@@ -21,8 +21,7 @@ const MAX_WAIT_MS = 50;
 
 /**
  * Checkpoints an SQLite store's write-ahead log between replies. Left to SQLite, the commit that fills the log (4 MiB)
- * copies it into the database and syncs the file, and the `recordTurn` that made it waited: a turn of fifty
- * 4,000-character messages of CJK writes some 1 MB, so every fourth one took some 8 ms longer. Here the copy starts
+ * copies it into the database and syncs the file, and the `recordTurn` that made it waited. Here the copy starts
  * when no `recordTurn` or `buildContext` runs, and runs in a worker thread (SqliteAdapter.checkpointLog), so that the
  * event loop goes on meanwhile; the adapter keeps SQLite's own checkpoint for a log that reaches 64 MiB regardless.
  */

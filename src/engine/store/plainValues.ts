@@ -3,10 +3,8 @@ import { LATEST_TIME } from '../schemas';
 /*
  * The shapes read on every turn and every reply (short-term entries, directory listings, archived messages),
  * accepted at a glance when they are exactly what the engine writes, before zod is asked. Zod copies every
- * value it parses, and that garbage is what the reply's tail latency is made of: with zod alone, SQLite's
- * buildContext p99 at 10,000 messages was 3.3 to 4.2 ms against 0.7 to 1.2 with these checks, its p50 0.42 to
- * 0.44 against 0.34 to 0.36, and capture 1,310 to 1,455 turns/s against 1,530 to 1,610
- * (`npm run bench -- --only=latency --backends=sqlite`, three runs each).
+ * value it parses, and that garbage is what the reply's tail latency is made of (docs/benchmarks.md, "Measured
+ * choices in the code").
  * Each check accepts only values its zod schema in schemas/stored.ts parses to an equal value (no unknown key,
  * nothing out of range), and test/engine/plain-values.test.ts holds them to that; anything else goes to zod.
  */
