@@ -1,4 +1,5 @@
 import type { AccountParts } from './account/AccountParts';
+import { Erasures } from './account/Erasures';
 import { Archive } from './archive/Archive';
 import { ChannelArchives } from './archive/ChannelArchives';
 import { CapturesInFlight } from './capture/CapturesInFlight';
@@ -52,6 +53,8 @@ export class EngineParts {
 	public readonly capture: CaptureParts;
 	public readonly context: ContextParts;
 	public readonly account: AccountParts;
+	/** Every erasure, and the protocol each runs. */
+	public readonly erasures: Erasures;
 	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
 	public readonly rewrites: FileRewrites;
 	/** Null unless the store is an SQLite file of the default driver. */
@@ -98,7 +101,7 @@ export class EngineParts {
 			config.llmBaseUrl === null
 				? null
 				: new BackgroundSummarizer({ config, ledger, archive: this.archive, settings, now, logger, counters: this.stats.summarizer });
-		this.purges = new ServerPurges({ ledger, registry, settings, config, erasing: (erase) => this.erasing(erase) });
+		this.purges = new ServerPurges({ ledger, registry, settings, config, erasing: (erase) => this.erasures.run(erase) });
 		const { purges } = this;
 		this.sweeps = new SweepSchedule({
 			store,
@@ -114,7 +117,7 @@ export class EngineParts {
 			settings,
 			onSkip: (reason) => this.stats.skipped(reason),
 			forgetAgain: async (userId, what, at) => {
-				await this.erasing(() => ledger.forgetMember(userId, what, at));
+				await this.erasures.run(() => ledger.forgetMember(userId, what, at));
 			}
 		};
 		this.context = { store, archive: this.archive, settings, config };
@@ -122,31 +125,19 @@ export class EngineParts {
 		this.logger = logger;
 		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
 		this.rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
+		this.erasures = new Erasures({
+			account: this.account,
+			summarizer: this.summarizer,
+			summarizerCounters: this.stats.summarizer,
+			rewrites: this.rewrites,
+			now,
+			logger
+		});
 		this.logCheckpoints = isCheckpointableLog(store.keyv.store)
 			? new LogCheckpoints(store.keyv.store, this.replyCalls, (error) => {
 					if (!isOutage(error)) logger.error('[memory] checkpointing the SQLite write-ahead log failed:', error);
 				})
 			: null;
-	}
-
-	/**
-	 * Runs an erasure so that a background summary written meanwhile cannot bring the erased words back, then
-	 * leaves no file of an SQLite store holding them (`now`: before it resolves; see FileRewrites).
-	 */
-	public async erasing<T>(erase: () => Promise<T>): Promise<T> {
-		const result = await (this.summarizer ? this.summarizer.whileErasing(erase) : erase());
-		await this.forgotten('now');
-		return result;
-	}
-
-	/** After something was forgotten: an SQLite store's log emptied, and its file rewritten `now` or `soon`. */
-	public async forgotten(when: 'now' | 'soon'): Promise<void> {
-		try {
-			await (when === 'now' ? this.rewrites.now() : this.rewrites.soon());
-		} catch (error) {
-			// What was forgotten is gone from every row; only the file's unused pages wait for the next rewrite.
-			this.logger.error('[memory] emptying the SQLite write-ahead log after an erasure failed:', error);
-		}
 	}
 
 	/** Stops the sweep timer and the summarizer, waits for writes in flight, flushes what is held in memory, then closes the store. */
@@ -192,7 +183,7 @@ export class EngineParts {
 		prepareFirstContext();
 		const parts = new EngineParts(store, config, options.now ?? Date.now, logger);
 		// Values sealed at start-up were plain: no page of an SQLite file keeps them.
-		if (sealedNow > 0) await parts.forgotten('now');
+		if (sealedNow > 0) await parts.erasures.forgotten('now');
 		return parts;
 	}
 }

@@ -1,10 +1,8 @@
-import { clearAll, clearShortTerm, forgetMemberIn } from './account/erasure';
 import { exportUser } from './account/exportUser';
-import { eraseLongTerm } from './account/longTerm';
-import { getProfile, updateProfile } from './account/profile';
+import { getProfile } from './account/profile';
 import { remember, type RememberArguments } from './account/remember';
 import { status } from './account/status';
-import { forgetTopic, getTopic, listTopics, saveTopic } from './account/topics';
+import { getTopic, listTopics, saveTopic } from './account/topics';
 import { recordTurn } from './capture/recordTurn';
 import type { MemoryConfig } from './config';
 import { buildContext } from './context/buildContext';
@@ -25,12 +23,9 @@ import {
 	type MemoryTurn,
 	MemoryTurnSchema,
 	type MessagesChange,
-	MessagesChangeSchema,
 	type MessagesChangeResult,
 	parseInput,
-	PrivacyLevel,
 	type ProfilePatch,
-	ProfilePatchSchema,
 	type RecordTurnResult,
 	type ServerSettings,
 	type ServerSettingsPatch,
@@ -43,17 +38,16 @@ import {
 	type UserExport,
 	type UserProfile,
 	type UserSettings,
-	type UserSettingsPatch,
-	UserSettingsPatchSchema
+	type UserSettingsPatch
 } from './schemas';
 import { readInput } from './schemas/readInput';
 import { shownValue } from './schemas/shownValue';
 import type { MemoryCounters } from './stats/EngineStats';
-import { messagesChanged } from './summaries/staleness';
+
 import type { WrittenSummary } from './summaries/SummaryWriter';
 import type { ServerPurge } from './ledger/forgetServer';
 import type { MemberErasure } from './ledger/forgetMember';
-import { reseal, type ResealResult } from './store/sealing';
+import type { ResealResult } from './store/sealing';
 
 /**
  * Conversation memory for persona bots: capture each turn, hand back a token-budgeted context. The front
@@ -101,16 +95,7 @@ export class MemoryEngine {
 	 * longer keep; a user who chooses FULL is erased as by {@link clearAll}: nothing of theirs is kept from then on.
 	 */
 	public async setUserSettings(userId: string, patch: UserSettingsPatch): Promise<UserSettings> {
-		const parts = this.open();
-		this.id('userId', userId);
-		const asked = parseInput(UserSettingsPatchSchema, patch, 'user settings');
-		// FULL first: from this moment nothing of theirs is captured; then what was stored goes (again, if they were FULL already).
-		const changed = await parts.settings.setUser(userId, asked, parts.now());
-		if (changed.privacyLevel === PrivacyLevel.FULL && asked.privacyLevel === PrivacyLevel.FULL)
-			await parts.erasing(() => clearAll(parts.account, userId, parts.now()));
-		// Profile and topics go as an erasure does: on SQLite, from every file too.
-		else if (changed.privacyLevel !== PrivacyLevel.MINIMAL) await parts.erasing(() => eraseLongTerm(parts.store, userId));
-		return { ...(await parts.settings.user(userId)) };
+		return this.open().erasures.setUserSettings(userId, patch);
 	}
 
 	public async getUserSettings(userId: string): Promise<UserSettings> {
@@ -142,8 +127,7 @@ export class MemoryEngine {
 
 	/** A moderator's wipe of everything remembered in one guild channel. */
 	public async wipeChannel(serverId: string, channelId: string): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
-		const parts = this.open();
-		return parts.erasing(() => parts.ledger.forgetChannel(this.id('serverId', serverId), this.id('channelId', channelId), parts.now()));
+		return this.open().erasures.wipeChannel(serverId, channelId);
 	}
 
 	/**
@@ -166,8 +150,7 @@ export class MemoryEngine {
 	 * other servers, profile and topics stay. Null when memory held nothing of them.
 	 */
 	public async memberLeft(serverId: string, userId: string): Promise<MemberErasure | null> {
-		const parts = this.open();
-		return parts.erasing(() => forgetMemberIn(parts.account, this.id('userId', userId), this.id('serverId', serverId), parts.now()));
+		return this.open().erasures.memberLeft(serverId, userId);
 	}
 
 	/** Erases everything of one server now: every channel's memory and archive, its members' conversations there, its settings. */
@@ -185,14 +168,12 @@ export class MemoryEngine {
 
 	/** `/session clear`: the user's short-term memory, and their messages in shared channel memories. */
 	public async clearShortTerm(userId: string): Promise<ClearShortTermResult> {
-		const parts = this.open();
-		return parts.erasing(() => clearShortTerm(parts.account, this.id('userId', userId), parts.now()));
+		return this.open().erasures.clearShortTerm(userId);
 	}
 
 	/** `/session clear all`: erases every copy of the user's words the ledger knows, and their long-term memory. */
 	public async clearAll(userId: string): Promise<ClearAllResult> {
-		const parts = this.open();
-		return parts.erasing(() => clearAll(parts.account, this.id('userId', userId), parts.now()));
+		return this.open().erasures.clearAll(userId);
 	}
 
 	/**
@@ -201,11 +182,7 @@ export class MemoryEngine {
 	 * citing it) and is never captured again; an edited one keeps only its new text (`texts`) everywhere.
 	 */
 	public async messagesChanged(change: MessagesChange): Promise<MessagesChangeResult> {
-		const parts = this.open();
-		const parsed = parseInput(MessagesChangeSchema, change, 'message change');
-		const result = await messagesChanged(parts.ledger, parts.summarizer, parts.stats.summarizer, parsed, parts.now);
-		await parts.forgotten('soon');
-		return result;
+		return this.open().erasures.messagesChanged(change);
 	}
 
 	/** Resolves once the background summarizer has nothing running or queued to run now (scripts, tests). */
@@ -234,12 +211,7 @@ export class MemoryEngine {
 
 	/** Merges a change into the user's profile, e.g. `{ preferences: { pronouns: 'she/her' } }` (`PRIVACY_REFUSED` unless MINIMAL). */
 	public async updateProfile(userId: string, patch: ProfilePatch): Promise<UserProfile> {
-		const parts = this.open();
-		this.id('userId', userId);
-		const parsed = parseInput(ProfilePatchSchema, patch, 'profile patch');
-		const update = () => updateProfile(parts.account, userId, parsed, parts.now());
-		// A preference removed goes as an erasure does: on SQLite, from every file too.
-		return Object.values(parsed.preferences ?? {}).includes(null) ? parts.erasing(update) : update();
+		return this.open().erasures.updateProfile(userId, patch);
 	}
 
 	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only); also takes `{ title, note }`. */
@@ -267,8 +239,7 @@ export class MemoryEngine {
 
 	/** Deletes one topic by slug or title; false when there was none. */
 	public async forgetTopic(userId: string, slug: string): Promise<boolean> {
-		const parts = this.open();
-		return parts.erasing(() => forgetTopic(parts.account, this.id('userId', userId), slug));
+		return this.open().erasures.forgetTopic(userId, slug);
 	}
 
 	/** A snapshot of the counters, plain JSON-able data. */
@@ -295,10 +266,7 @@ export class MemoryEngine {
 	 * meanwhile. On SQLite the file is then rewritten, so no page keeps a value as it was.
 	 */
 	public async reseal(): Promise<ResealResult> {
-		const parts = this.open();
-		const result = await reseal(parts.store);
-		await parts.forgotten('now');
-		return result;
+		return this.open().erasures.reseal();
 	}
 
 	/** Deletes what has expired (see docs/storage.md); runs by itself every `MEMORY_SWEEP_INTERVAL_MINUTES`, and a call during a sweep joins it. */
