@@ -8,8 +8,7 @@ import {
 	type ServerSettingsPatch,
 	ServerSettingsPatchSchema,
 	type UserSettings,
-	type UserSettingsPatch,
-	UserSettingsPatchSchema
+	type UserSettingsPatch
 } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
@@ -59,9 +58,8 @@ export class SettingsRepository {
 		return stored.map((settings) => ({ ...DEFAULT_USER_SETTINGS, ...settings }));
 	}
 
-	public async setUser(userId: string, patch: UserSettingsPatch, now: number): Promise<UserSettings> {
-		assertId('userId', userId);
-		const parsed = parseInput(UserSettingsPatchSchema, patch, 'user settings');
+	/** Merges a checked patch into a member's settings (the caller checked it: `Erasures.setUserSettings`). */
+	public async setUser(userId: string, parsed: UserSettingsPatch, now: number): Promise<UserSettings> {
 		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
 			const value: UserSettings = { ...DEFAULT_USER_SETTINGS, ...current, ...definedFields(parsed) };
 			// Leaving FULL: what they wrote while invisible stays out of memory, even when a later history carries it.
