@@ -35,6 +35,20 @@ const imports = new Map(
 	})
 );
 
+/** The engine's parts by floor, the ground first, as docs/engine.md lists them from the top down. */
+const ENGINE_FLOORS = [
+	['schemas', 'errors.ts', 'ReplyCalls.ts'],
+	['format', 'store'],
+	['config.ts', 'privacy', 'MemoryLogger.ts'],
+	['archive', 'unknownSettings.ts', 'MemoryEngineOptions.ts'],
+	['ledger'],
+	['maintenance', 'account', 'summaries'],
+	['stats', 'capture', 'context'],
+	['EngineParts.ts'],
+	['MemoryEngine.ts'],
+	['index.ts']
+];
+
 const name = (file: string) => relative(ROOT, file);
 const under = (file: string, folder: string) => name(file).startsWith(`${folder}/`);
 
@@ -70,6 +84,20 @@ describe('GIVEN the source tree', () => {
 		const loaded = [...reach(join(ROOT, 'src/engine/context/buildContext.ts'))].map(name);
 		expect(loaded).toContain('src/engine/summaries/servable.ts');
 		expect(loaded.filter((file) => /BackgroundSummarizer|requestSummary|chatCompletions/.test(file))).toEqual([]);
+	});
+
+	it('THEN each part of the engine imports only parts on its floor or below (docs/engine.md)', () => {
+		const floors = ENGINE_FLOORS.map((floor) => floor.map((part) => `src/engine/${part}`));
+		const floorOf = (file: string) => floors.findIndex((floor) => floor.some((part) => name(file) === part || under(file, part)));
+		const engine = files.filter((file) => under(file, 'src/engine') && !file.endsWith('.d.ts'));
+		expect(engine.filter((file) => floorOf(file) < 0).map(name)).toEqual([]);
+		const upward = engine.flatMap((file) =>
+			imports
+				.get(file)!
+				.filter((target) => imports.has(target) && under(target, 'src/engine') && floorOf(target) > floorOf(file))
+				.map((target) => `${name(file)} -> ${name(target)}`)
+		);
+		expect(upward).toEqual([]);
 	});
 
 	it('THEN no file imports itself back through others (no import circles)', () => {

@@ -1,5 +1,3 @@
-import type { MemoryLogger } from '../MemoryLogger';
-
 /** What an SQLite store can do to its files (see SqliteAdapter). */
 export interface RewritableFile {
 	checkpoint(): Promise<void>;
@@ -28,7 +26,8 @@ export class FileRewrites {
 	public constructor(
 		private readonly file: RewritableFile | null,
 		private readonly delayMs: number,
-		private readonly logger: MemoryLogger
+		/** Where a failed rewrite is told (the engine's logger). */
+		private readonly logger: { error(...values: unknown[]): void }
 	) {}
 
 	/** After an erasure: the log emptied and the file rewritten before this resolves. */

@@ -1,5 +1,3 @@
-import type { MemoryConfig } from '../config';
-
 const DAY = 86_400_000;
 
 /**
@@ -8,6 +6,6 @@ const DAY = 86_400_000;
  * names its messages' markers, a directory its entries), so every such key must still be readable
  * when the next sweep comes: one interval later, plus a day for a late or failed sweep.
  */
-export function keptPastExpiryMs(config: Pick<MemoryConfig, 'sweepIntervalMinutes'>): number {
+export function keptPastExpiryMs(config: { sweepIntervalMinutes: number }): number {
 	return config.sweepIntervalMinutes * 60_000 + DAY;
 }
