@@ -1,7 +1,7 @@
 import { container } from '@sapphire/framework';
 import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
 import type { MemoryContext } from '../engine';
-import { locationOf } from './location';
+import { isReadableMessage, locationOf } from './location';
 import { reportMemoryError } from './report';
 import type { PersonaIdentity } from './location';
 
@@ -30,6 +30,7 @@ export async function contextForMessage(
 	persona: PersonaIdentity = {},
 	options: ContextForMessageOptions = {}
 ): Promise<MemoryContext> {
+	if (!isReadableMessage(message, 'context')) return EMPTY_CONTEXT;
 	try {
 		return await container.memory.buildContext({
 			...locationOf(message, persona),

@@ -1,5 +1,7 @@
+import { container } from '@sapphire/framework';
 import type { Message } from 'discord.js';
-import type { ConversationLocation } from '../engine';
+import { type ConversationLocation, MemoryError } from '../engine';
+import { reportMemoryError } from './report';
 
 /** The persona that spoke in a turn. */
 export interface PersonaIdentity {
@@ -19,4 +21,32 @@ export function locationOf(message: Message, persona: PersonaIdentity = {}): Con
 		personaId: persona.id ?? null,
 		personaLineageId: persona.lineageId ?? null
 	};
+}
+
+/**
+ * Whether `message` is a discord.js Message the helpers can read (its author, channel and client). When it is not, a
+ * `MemoryError` (`INVALID_INPUT`) naming what was given is emitted as `memoryError` with `phase`: the helpers that never
+ * throw answer as memory being unavailable, and the host learns of its mistake.
+ */
+export function isReadableMessage(message: unknown, phase: 'context' | 'tool'): message is Message {
+	const candidate = message as Partial<Message> | null;
+	const readable =
+		typeof candidate === 'object' &&
+		candidate !== null &&
+		typeof candidate.author?.id === 'string' &&
+		typeof candidate.channelId === 'string' &&
+		typeof candidate.channel?.isThread === 'function' &&
+		typeof candidate.client?.emit === 'function';
+	if (!readable && container.client) {
+		const given =
+			message === null
+				? 'null'
+				: Array.isArray(message)
+					? 'an array'
+					: typeof message === 'object'
+						? 'an object that is not a Message'
+						: typeof message;
+		reportMemoryError(container.client, new MemoryError('INVALID_INPUT', `message must be a discord.js Message; got ${given}.`), { phase });
+	}
+	return readable;
 }

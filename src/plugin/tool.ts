@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MemoryError } from '../engine';
 import { RememberToolSchema } from '../engine';
 import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine';
-import { locationOf } from './location';
+import { isReadableMessage, locationOf } from './location';
 import { reportMemoryError } from './report';
 import { topicsChanged } from './topicChoices';
 import type { PersonaIdentity } from './location';
@@ -54,6 +54,8 @@ export async function shortTermMemoryToolFor(guildId: string | null): Promise<ty
  * messages.push({ role: 'tool', tool_call_id: call.id, content: result });
  */
 export async function handleShortTermMemoryTool(args: unknown, message: Message, persona: PersonaIdentity = {}): Promise<string> {
+	if (!isReadableMessage(message, 'tool'))
+		return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; the summary was not stored.' });
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
 		if (typeof parsed !== 'object' || parsed === null)
@@ -87,6 +89,7 @@ export const rememberTool = functionTool(
  * level keeps no profile). Never throws.
  */
 export async function handleRememberTool(args: unknown, message: Message): Promise<string> {
+	if (!isReadableMessage(message, 'tool')) return JSON.stringify({ ok: false, error: 'Memory is unavailable right now; nothing was stored.' });
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
 		const result = await container.memory.remember(message.author.id, parsed);

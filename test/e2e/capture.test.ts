@@ -4,6 +4,7 @@ import Keyv from 'keyv';
 import { ChannelType, type ThreadChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+	contextForMessage,
 	handleRememberTool,
 	handleShortTermMemoryTool,
 	MemoryEngine,
@@ -384,6 +385,47 @@ describe('capture: a persona bot records each turn and reads memory before the n
 			expect(refused).toEqual({ ok: false, error: expect.stringContaining('PARTIAL') });
 			expect(await container.memory.getProfile(CAROL.id)).toBeNull();
 			await container.memory.setUserSettings(CAROL.id, { privacyLevel: PrivacyLevel.MINIMAL });
+		});
+	});
+
+	describe('GIVEN a host that passes something other than a Message', () => {
+		it('THEN the helpers never throw: an empty context or a refusal, and memoryError carries INVALID_INPUT naming what was given', async () => {
+			const errors: [unknown, MemoryErrorContext][] = [];
+			const onError = (error: unknown, context: MemoryErrorContext) => errors.push([error, context]);
+			bot.client.on(MemoryEvents.Error, onError);
+			const logged = vi.spyOn(container.logger, 'error').mockImplementation(() => undefined);
+			try {
+				for (const given of [null, undefined, 42, {}, { author: { id: ALICE.id } }, [] as unknown])
+					expect(await contextForMessage(given as never, SOL)).toEqual({ text: '', tokens: 0, blocks: [] });
+				expect(JSON.parse(await handleRememberTool({ kind: 'note', text: 'x' }, null as never))).toEqual({
+					ok: false,
+					error: expect.any(String)
+				});
+				expect(JSON.parse(await handleShortTermMemoryTool({ summary: 'x' }, 'a message' as never))).toEqual({
+					ok: false,
+					error: expect.any(String)
+				});
+				expect(errors.map(([, context]) => context.phase)).toEqual([
+					'context',
+					'context',
+					'context',
+					'context',
+					'context',
+					'context',
+					'tool',
+					'tool'
+				]);
+				for (const [error] of errors)
+					expect(error).toMatchObject({
+						code: 'INVALID_INPUT',
+						message: expect.stringMatching(/^message must be a discord\.js Message; got /)
+					});
+				expect((errors[0]![0] as Error).message).toContain('got null');
+				expect((errors[3]![0] as Error).message).toContain('got an object that is not a Message');
+			} finally {
+				bot.client.off(MemoryEvents.Error, onError);
+				logged.mockRestore();
+			}
 		});
 	});
 
