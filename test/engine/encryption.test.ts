@@ -254,6 +254,25 @@ describe.each(backends)('encryption at rest, on $name', (backend) => {
 		expect((await reopened.getProfile(MAYA.id))?.preferences.drink).toBe('SEALED-PREF tea');
 	});
 
+	it('WHEN a plain value planted in a sealed store is due THEN the sweep deletes it, as any damaged entry', async () => {
+		const memory = await engine({ encryptionKey: KEY });
+		await fill(memory);
+		await closeAll();
+		const inspect = await StoreInspection.open(location, Sealer.fromConfig({ encryptionKey: KEY, encryptionPreviousKeys: null }));
+		try {
+			const entry = (await inspect.serverEntry(GUILD, CHANNEL, 'sol').read())!;
+			await inspect.serverEntry(GUILD, CHANNEL, 'sol').damage({ v: 1, d: { ...entry, summary: 'PLANTED-SUMMARY' } });
+		} finally {
+			await inspect.close();
+		}
+		const reopened = await engine({ encryptionKey: KEY });
+		expect((await rawRows(location)).filter((row) => row.includes('PLANTED-SUMMARY'))).not.toEqual([]);
+		// Past the summary's lifetime, which any entry's listing ends by: the sweep reads the entry, finds nothing it may use, deletes it.
+		clock.advance(reopened.config.summaryTtlHours * 3_600_000 + 60_000);
+		await reopened.sweep();
+		expect((await rawRows(location)).filter((row) => row.includes('PLANTED-SUMMARY'))).toEqual([]);
+	});
+
 	it('WHEN a member is erased from a sealed store THEN no row holds her words, sealed or not (erasure sees through the seal)', async () => {
 		const memory = await engine({ encryptionKey: KEY });
 		await fill(memory);
