@@ -11,7 +11,7 @@ import { MemoryError } from './errors';
 import { type ChannelInspection, type ChannelQuery, ChannelQuerySchema, inspectChannel } from './maintenance/inspect';
 import { type StoreInventory, takeInventory } from './maintenance/inventory';
 import type { SweepResult } from './maintenance/SweepResult';
-import type { MemoryEngineOptions } from './MemoryEngineOptions';
+import { checkEngineOptions, type MemoryEngineOptions } from './MemoryEngineOptions';
 import {
 	assertId,
 	type ClearAllResult,
@@ -41,7 +41,6 @@ import {
 	type UserSettingsPatch
 } from './schemas';
 import { readInput } from './schemas/readInput';
-import { shownValue } from './schemas/shownValue';
 import type { MemoryCounters } from './stats/EngineStats';
 
 import type { WrittenSummary } from './summaries/SummaryWriter';
@@ -295,9 +294,7 @@ export class MemoryEngine {
 
 	/** Validates the configuration and opens the store: `INVALID_CONFIG` for a bad setting, `STORE_UNAVAILABLE` for an unreachable store. */
 	public static async open(options: MemoryEngineOptions = {}): Promise<MemoryEngine> {
-		if (typeof options !== 'object' || options === null)
-			throw new MemoryError('INVALID_CONFIG', `MemoryEngine.open takes an object of options; got ${shownValue(options)}.`);
-		const parts = await EngineParts.open(options);
+		const parts = await EngineParts.open(checkEngineOptions(options));
 		parts.sweeps.start();
 		return new MemoryEngine(parts);
 	}

@@ -258,6 +258,33 @@ describe('GIVEN MemoryEngine.open', () => {
 	);
 });
 
+describe('GIVEN MemoryEngine.open with options that are not settings', () => {
+	it.each([
+		['keyv', 'a Keyv instance', { keyv: 'redis://127.0.0.1:6379' }],
+		['now', 'a function returning milliseconds', { now: 1_700_000_000_000 }],
+		['logger', 'an object with warn and error functions', { logger: { log: () => undefined } }],
+		['env', 'an object of environment variables', { env: 'MEMORY_STORE_URL=sqlite://:memory:' }],
+		['onStoreHealth', 'a function', { onStoreHealth: true }]
+	])('WHEN %s is not what it must be THEN it stops with INVALID_CONFIG naming it and what it expects', async (name, expected, options) => {
+		const opened = MemoryEngine.open({ storeUrl: 'sqlite://:memory:', ...(options as MemoryEngineOptions) });
+		await expect(opened).rejects.toBeInstanceOf(MemoryError);
+		await expect(opened).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining(`${name}: expected ${expected}`) });
+	});
+
+	it('WHEN several are bad, or one cannot be read THEN one INVALID_CONFIG names each', async () => {
+		const options = new Proxy({ now: 'noon', logger: 42 } as Record<string, unknown>, {
+			get(target, key) {
+				if (key === 'env') throw new Error('no env for you');
+				return target[key as string];
+			}
+		});
+		const opened = MemoryEngine.open(options as MemoryEngineOptions);
+		await expect(opened).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+		const { message } = await opened.catch((error: Error) => error);
+		for (const part of ['now: expected', 'logger: expected', 'env could not be read (no env for you)']) expect(message).toContain(part);
+	});
+});
+
 describe("GIVEN the plugin's turnFromMessages", () => {
 	const input = (overrides: Partial<Record<keyof TurnFromMessagesInput, unknown>>) =>
 		({ trigger: {}, history: [], responses: [], ...overrides }) as TurnFromMessagesInput;
