@@ -266,7 +266,7 @@ describe('GIVEN MemoryEngine.open with options that are not settings', () => {
 		['env', 'an object of environment variables', { env: 'MEMORY_STORE_URL=sqlite://:memory:' }],
 		['onStoreHealth', 'a function', { onStoreHealth: true }]
 	])('WHEN %s is not what it must be THEN it stops with INVALID_CONFIG naming it and what it expects', async (name, expected, options) => {
-		const opened = MemoryEngine.open({ storeUrl: 'sqlite://:memory:', ...(options as MemoryEngineOptions) });
+		const opened = MemoryEngine.open({ storeUrl: 'sqlite://:memory:', ...(options as unknown as MemoryEngineOptions) });
 		await expect(opened).rejects.toBeInstanceOf(MemoryError);
 		await expect(opened).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining(`${name}: expected ${expected}`) });
 	});
@@ -280,7 +280,7 @@ describe('GIVEN MemoryEngine.open with options that are not settings', () => {
 		});
 		const opened = MemoryEngine.open(options as MemoryEngineOptions);
 		await expect(opened).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
-		const { message } = await opened.catch((error: Error) => error);
+		const { message } = (await opened.catch((error: unknown) => error)) as Error;
 		for (const part of ['now: expected', 'logger: expected', 'env could not be read (no env for you)']) expect(message).toContain(part);
 	});
 });
