@@ -40,6 +40,7 @@ const ENGINE_FLOORS = [
 	['schemas', 'errors.ts', 'ReplyCalls.ts'],
 	['format', 'store'],
 	['config.ts', 'privacy', 'MemoryLogger.ts'],
+	['records'],
 	['archive', 'unknownSettings.ts', 'MemoryEngineOptions.ts'],
 	['ledger'],
 	['maintenance', 'account', 'summaries'],

@@ -16,7 +16,7 @@ import { ServerPurges } from './maintenance/ServerPurges';
 import { SweepSchedule } from './maintenance/SweepSchedule';
 import type { MemoryEngineOptions } from './MemoryEngineOptions';
 import { logStoreHealth, type MemoryLogger } from './MemoryLogger';
-import { SettingsRepository } from './privacy/SettingsRepository';
+import { SettingsRepository } from './records/SettingsRepository';
 import { EngineStats } from './stats/EngineStats';
 import { keptPastExpiryMs } from './store/grace';
 import { FileRewrites, isRewritableFile } from './store/FileRewrites';

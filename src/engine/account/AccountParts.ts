@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '../config';
 import type { MessageLedger } from '../ledger/MessageLedger';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import type { MemoryStore } from '../store/MemoryStore';
 
 /** What the `/session` operations work with: the ledger that knows every copy, the settings, and a way to wait for captures. */

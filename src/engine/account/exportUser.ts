@@ -1,7 +1,9 @@
 import { carriesWordsOf } from '../privacy/voices';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
 import type { ExportedEntry, ExportedMessage, ShortTermEntry, StoredMessage, StoredTopics, UserExport, UserProfile } from '../schemas';
-import { DM_SERVER_ID, Keys, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { parseScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import type { AccountParts } from './AccountParts';
 
 /** Bumped whenever the shape of {@link UserExport} changes. */

@@ -1,5 +1,5 @@
 import { MemoryError } from '../errors';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import { PrivacyLevel, type StoredTopics, type UserProfile } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';

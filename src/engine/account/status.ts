@@ -1,7 +1,8 @@
 import { heldChunks } from '../archive/Archive';
 import { entryLifetimeMs, isEntryOf, isExpired } from '../ledger/entries';
 import type { ArchiveHead, Listings, MemoryStatus, ShortTermEntry, StatusLocation, StoredTopics, UserProfile } from '../schemas';
-import { conversationKeys, Keys } from '../store/keys';
+import { Keys } from '../store/keys';
+import { conversationKeys } from '../records/scopes';
 import type { AccountParts } from './AccountParts';
 
 /** `/session status`: what memory holds about the user. */

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChannelArchiveListings } from '../schemas';
-import { Keys, liveScopeChannel } from '../store/keys';
+import { Keys } from '../store/keys';
+import { liveScopeChannel } from '../records/scopes';
 import type { MemoryStore } from '../store/MemoryStore';
 
 /**

@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../config';
 import type { MemberForgetting } from '../ledger/forgetMember';
 import type { MessageLedger } from '../ledger/MessageLedger';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import type { ShortTermEntry, SkipReason } from '../schemas';
 
 /** What capture works with. */

@@ -2,7 +2,7 @@ import { visibilityOf } from '../privacy/visibility';
 import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryTurn, ShortTermEntry, StoredMessage } from '../schemas';
 import { byTime, entryPlace, mergeWindow } from '../ledger/entries';
-import { type ConversationKeys, conversationKeys } from '../store/keys';
+import { type ConversationKeys, conversationKeys } from '../records/scopes';
 import { foldIntoDigest } from '../summaries/digest/foldIntoDigest';
 import type { CaptureParts } from './CaptureParts';
 import type { PersonaReplies } from './turnMessages';

@@ -1,6 +1,6 @@
 import type { Archive } from '../archive/Archive';
 import type { MemoryConfig } from '../config';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import type { MemoryStore } from '../store/MemoryStore';
 
 /** What building a context reads: the store, the archives' search indexes and the settings. */

@@ -15,7 +15,8 @@ import {
 	type StoredTopics,
 	type UserProfile
 } from '../schemas';
-import { conversationKeys, Keys } from '../store/keys';
+import { Keys } from '../store/keys';
+import { conversationKeys } from '../records/scopes';
 import { PersonaNames } from '../format/speakers';
 import { refillTokenizerAllowance } from '../format/tokens';
 import { servableSummary } from '../summaries/servable';

@@ -1,4 +1,5 @@
-import { DM_SERVER_ID, isScopeKey } from '../store/keys';
+import { isScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { EVERY_CHANNEL, type ParsedContextRequest, type ScopeListing, type ShortTermEntry } from '../schemas';
 import type { ContextParts } from './ContextParts';
 

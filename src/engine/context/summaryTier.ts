@@ -6,7 +6,7 @@ import type { PersonaNames } from '../format/speakers';
 import { tokenCount } from '../format/tokens';
 import { byTime, isExpired } from '../ledger/entries';
 import type { BackgroundSummary, ContextBlock, DigestLine, ParsedContextRequest, ShortTermEntry, StoredMessage } from '../schemas';
-import { DM_SERVER_ID } from '../store/keys';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { byWorth } from '../summaries/digest/information';
 import { byLine, digestLineText, renderDigest } from '../summaries/digest/renderDigest';
 import { linesPastSummary } from '../summaries/servable';

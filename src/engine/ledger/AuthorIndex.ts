@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from '../store/keys';
+import { parseScopeKey } from '../records/scopes';
 import type { Registry } from '../store/Registry';
 import type { MemoryStore } from '../store/MemoryStore';
 import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
@@ -44,8 +45,10 @@ export class AuthorIndex {
 	 */
 	public async record(scopeKey: string, landed: readonly StoredMessage[], archived: readonly StoredMessage[], now: number): Promise<void> {
 		const seen = new Map<string, { count: number; lastTs: number }>();
+		const scope = parseScopeKey(scopeKey);
+		const dmOwnerId = scope?.scope === 'user' ? scope.ownerId : null;
 		const note = (message: StoredMessage, count: number) => {
-			for (const authorId of indexedAuthorsOf(scopeKey, message)) {
+			for (const authorId of indexedAuthorsOf(dmOwnerId, message)) {
 				const current = seen.get(authorId) ?? { count: 0, lastTs: message.ts };
 				const counted = message.role === 'user' ? count : 0;
 				seen.set(authorId, { count: current.count + counted, lastTs: Math.max(current.lastTs, message.ts) });

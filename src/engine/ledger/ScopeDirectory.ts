@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { MemoryConfig } from '../config';
 import { entryLifetimeMs } from './entries';
-import { DM_SERVER_ID, Keys } from '../store/keys';
+import { Keys } from '../store/keys';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { keptPastExpiryMs } from '../store/grace';
 import type { Registry } from '../store/Registry';
 import type { MemoryStore, UpdateResult } from '../store/MemoryStore';

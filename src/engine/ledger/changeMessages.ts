@@ -1,7 +1,9 @@
 import { type ArchiveRevision, reviseArchives } from '../archive/reviseArchive';
 import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
-import { DM_SERVER_ID, isScopeKey, Keys, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { isScopeKey, parseScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
 import { replaceEntries } from './replaceEntry';

@@ -1,6 +1,7 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
 import type { ChannelArchiveListings, Listings } from '../schemas';
-import { Keys, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { parseScopeKey } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
 import { live } from './ScopeDirectory';
 

@@ -1,7 +1,9 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
 import { carriesWordsOf } from '../privacy/voices';
 import type { ClearShortTermResult, Listings, ShortTermEntry, StoredMessage } from '../schemas';
-import { DM_SERVER_ID, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { liveScopeChannel, parseScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { changeMessages } from './changeMessages';
 import { ForgottenReplies } from './forgotten';
 import { memberScopes, withRelated } from './memberScopes';

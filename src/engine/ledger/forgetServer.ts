@@ -1,6 +1,7 @@
 import { deleteArchives } from '../archive/deleteArchive';
 import type { Listings, ShortTermEntry } from '../schemas';
-import { Keys, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { parseScopeKey } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
 
 /** What purging a server removed. */

@@ -1,7 +1,8 @@
 import type { MemoryConfig } from '../config';
 import { replyFingerprint } from '../privacy/voices';
 import type { ForgottenMessages, StoredMessage } from '../schemas';
-import { DM_SERVER_ID, Keys } from '../store/keys';
+import { Keys } from '../store/keys';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import type { MemoryStore } from '../store/MemoryStore';
 import type { Registry } from '../store/Registry';
 

@@ -1,5 +1,7 @@
 import type { AuthorListings, Listings } from '../schemas';
-import { DM_SERVER_ID, isScopeKey, Keys, liveScopeChannel, parseScopeKey } from '../store/keys';
+import { Keys } from '../store/keys';
+import { isScopeKey, liveScopeChannel, parseScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import type { LedgerParts } from './LedgerParts';
 
 /** Every scope holding something of one member (in one server, when asked). */

@@ -1,5 +1,6 @@
 import type { ShortTermEntry } from '../schemas';
-import { DM_SERVER_ID, Keys } from '../store/keys';
+import { Keys } from '../store/keys';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import { entryLifetimeMs } from './entries';
 import type { LedgerParts } from './LedgerParts';
 import { holdsAnything } from './stripEntry';

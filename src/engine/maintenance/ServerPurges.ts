@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../config';
 import type { ServerPurge } from '../ledger/forgetServer';
 import type { MessageLedger } from '../ledger/MessageLedger';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import type { PendingPurge } from '../schemas';
 import { Keys } from '../store/keys';
 import type { Registry } from '../store/Registry';

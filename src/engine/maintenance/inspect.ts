@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Archive } from '../archive/Archive';
 import type { MemoryConfig } from '../config';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
-import { archiveScope, DM_SERVER_ID, parseScopeKey } from '../store/keys';
+import { archiveScope, parseScopeKey } from '../records/scopes';
+import { DM_SERVER_ID } from '../schemas/primitives';
 import type { MemoryStore } from '../store/MemoryStore';
 import { type BackgroundSummary, type DigestLine, IdSchema, ServerIdSchema, type ShortTermEntry, type StoredMessage } from '../schemas';
 

@@ -1,5 +1,4 @@
 import { PrivacyLevel, type UserSettings } from '../schemas';
-import type { SettingsRepository } from './SettingsRepository';
 
 /**
  * Who may be seen in memory: the one rule behind "nothing of a FULL member appears anywhere". Capture,
@@ -32,8 +31,13 @@ export function visibilityFrom(authorIds: readonly string[], settings: readonly 
 	};
 }
 
+/** Reads members' settings, in the order asked (the records layer's `SettingsRepository`). */
+export interface SettingsReader {
+	manyUsers(userIds: readonly string[]): Promise<UserSettings[]>;
+}
+
 /** The visibility of `authorIds` (of messages written in `serverId`, when given), their settings read in one round trip. */
-export async function visibilityOf(settings: SettingsRepository, authorIds: Iterable<string>, serverId?: string | null): Promise<Visibility> {
+export async function visibilityOf(settings: SettingsReader, authorIds: Iterable<string>, serverId?: string | null): Promise<Visibility> {
 	const ids = [...new Set(authorIds)];
 	return visibilityFrom(ids, await settings.manyUsers(ids), serverId);
 }

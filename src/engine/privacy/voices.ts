@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { StoredMessage } from '../schemas';
-import { parseScopeKey } from '../store/keys';
 
 /**
  * The members whose words a message carries: its author, and for a persona reply the member whose turn
@@ -14,15 +13,14 @@ export function voicesOf(message: Pick<StoredMessage, 'role' | 'authorId' | 'rep
 }
 
 /**
- * The members whose words a message of the live scope `scopeKey` counts as, for the author index: a member's own
- * message; in a DM (a member's own live scope), every persona line too, since all of a DM is that member's (export and
- * erasure take it whole); elsewhere, a persona's reply as the words of the member whose turn it answered, so the scope
- * stays listed for their erasure while the archive holds the reply, even once their own message there is gone.
+ * The members whose words a message of a live scope counts as, for the author index: a member's own message; in a DM
+ * (a member's own live scope, `dmOwnerId` that member), every persona line too, since all of a DM is that member's
+ * (export and erasure take it whole); elsewhere, a persona's reply as the words of the member whose turn it answered, so
+ * the scope stays listed for their erasure while the archive holds the reply, even once their own message there is gone.
  */
-export function indexedAuthorsOf(scopeKey: string, message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>): string[] {
+export function indexedAuthorsOf(dmOwnerId: string | null, message: Pick<StoredMessage, 'role' | 'authorId' | 'replyToAuthorId'>): string[] {
 	if (message.role === 'user') return message.authorId ? [message.authorId] : [];
-	const scope = parseScopeKey(scopeKey);
-	if (scope?.scope === 'user') return [scope.ownerId];
+	if (dmOwnerId !== null) return [dmOwnerId];
 	return message.replyToAuthorId ? [message.replyToAuthorId] : [];
 }
 

@@ -2,10 +2,10 @@ import { LRUCache } from 'lru-cache';
 import type { MemoryConfig } from '../config';
 import { MemoryError } from '../errors';
 import type { MessageLedger } from '../ledger/MessageLedger';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import { parseInput, PrivacyLevel, type ShortTermEntry, type SummaryTarget, SummaryTargetSchema } from '../schemas';
 import { readInput } from '../schemas/readInput';
-import { conversationKeys } from '../store/keys';
+import { conversationKeys } from '../records/scopes';
 import { entryPlace } from '../ledger/entries';
 import { summaryArguments } from './summaryTool';
 

@@ -2,7 +2,7 @@ import { voicesOf } from '../privacy/voices';
 import type { Archive } from '../archive/Archive';
 import { tokenCount } from '../format/tokens';
 import { byTime } from '../ledger/entries';
-import type { SettingsRepository } from '../privacy/SettingsRepository';
+import type { SettingsRepository } from '../records/SettingsRepository';
 import { visibilityOf } from '../privacy/visibility';
 import type { ShortTermEntry, StoredMessage } from '../schemas';
 import type { SummarySource } from './citations';
