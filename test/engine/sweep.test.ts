@@ -3,7 +3,7 @@ import Keyv from 'keyv';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ContextRequest, MemoryEngine, type MemoryTurn } from '../../src';
-import { Registry } from '../../src/engine/store/Registry';
+import { Registry } from '../../src/engine/records/Registry';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { backends, openEngine, TestClock } from '../support/backends';

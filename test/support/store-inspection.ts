@@ -37,10 +37,10 @@ import type {
 import { ArchiveMarker } from '../../src/engine/schemas';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
-import { fnv1a } from '../../src/engine/store/fnv1a';
+import { fnv1a } from '../../src/engine/format/fnv1a';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
-import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/store/Registry';
+import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/records/Registry';
 import type { Sealer } from '../../src/engine/store/Sealer';
 
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChannelArchives } from './ChannelArchives';
 import { Keys } from '../store/keys';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 import { IndexCache } from './IndexCache';
 import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';

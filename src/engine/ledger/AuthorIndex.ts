@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Keys } from '../store/keys';
 import { parseScopeKey } from '../records/scopes';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 import type { MemoryStore } from '../store/MemoryStore';
 import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
 import { indexedAuthorsOf } from '../privacy/voices';

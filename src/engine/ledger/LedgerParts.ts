@@ -2,7 +2,7 @@ import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { MemoryConfig } from '../config';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 import type { AuthorIndex } from './AuthorIndex';
 import type { ScopeDirectory } from './ScopeDirectory';
 

@@ -3,11 +3,11 @@ import type { MemoryConfig } from '../config';
 import { entryLifetimeMs } from './entries';
 import { Keys } from '../store/keys';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import { keptPastExpiryMs } from '../store/grace';
-import type { Registry } from '../store/Registry';
+import { keptPastExpiryMs } from '../records/grace';
+import type { Registry } from '../records/Registry';
 import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
 import type { Listings, ScopeListing, ShortTermEntry } from '../schemas';
-import { fnv1a } from '../store/fnv1a';
+import { fnv1a } from '../format/fnv1a';
 
 /**
  * How long the listing of a steady conversation may go unwritten: capture writes it this much past the

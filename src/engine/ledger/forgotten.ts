@@ -4,7 +4,7 @@ import type { ForgottenMessages, StoredMessage } from '../schemas';
 import { Keys } from '../store/keys';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import type { MemoryStore } from '../store/MemoryStore';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

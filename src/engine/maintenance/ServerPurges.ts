@@ -4,7 +4,7 @@ import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../records/SettingsRepository';
 import type { PendingPurge } from '../schemas';
 import { Keys } from '../store/keys';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 
 const HOUR = 3_600_000;
 

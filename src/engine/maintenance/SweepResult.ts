@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '../config';
 import type { MessageLedger } from '../ledger/MessageLedger';
-import type { Registry } from '../store/Registry';
+import type { Registry } from '../records/Registry';
 import type { ServerPurges } from './ServerPurges';
 
 /** What one sweep deleted, and how long it took. */

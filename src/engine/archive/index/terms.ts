@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { eng as englishStopWords } from 'stopword';
 import stem from 'wink-porter2-stemmer';
-import { fnv1a } from '../../store/fnv1a';
+import { fnv1a } from '../../format/fnv1a';
 import { AROUND_WINDOW } from './ranking';
 
 const STOP_WORDS = new Set([

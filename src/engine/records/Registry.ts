@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { Keys } from './keys';
-import type { MemoryStore } from './MemoryStore';
-import { fnv1a } from '../store/fnv1a';
+import { Keys } from '../store/keys';
+import type { MemoryStore } from '../store/MemoryStore';
+import { fnv1a } from '../format/fnv1a';
 
 /** What the registries list: directory owners, archives' scopes, authors with an author index, channels with a forgotten list. */
 export type RegistryKind = 'servers' | 'users' | 'channels' | 'archives' | 'authors' | 'forgotten' | 'purges';

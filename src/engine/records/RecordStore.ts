@@ -1,0 +1,108 @@
+import type { StorageKind } from '../schemas';
+import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
+import type { RecordKey } from './Records';
+
+export type { UpdateResult };
+
+/** One write of a batch: a record and its new value. */
+export interface RecordWrite<T = unknown> {
+	key: RecordKey<T>;
+	value: T;
+	/** Lets the backend drop the record on its own once it can no longer be served. */
+	ttlMs?: number;
+}
+
+/** A record as one read found it: `damaged` when a row was there that could not be used, which erasure deletes. */
+export interface CheckedRecord<T> {
+	value: T | undefined;
+	damaged: boolean;
+}
+
+/** The values of a list of record keys of different kinds, each typed by its key. */
+export type RecordValues<K extends readonly RecordKey<unknown>[]> = { [I in keyof K]: (K[I] extends RecordKey<infer T> ? T : never) | undefined };
+
+/**
+ * The store as every part above the records layer sees it: records named by {@link Records}, each read and written as its
+ * type says, many in one round trip where the backend can. Locks are taken here, in one order: every key of a call at
+ * once, sorted, so two callers never deadlock (store/KeyedLock.ts); a part that needs several records unchanged while it
+ * works names them all in one {@link locked} call, never one lock inside another.
+ */
+export class RecordStore {
+	public constructor(private readonly store: MemoryStore) {}
+
+	/** The backend, as `/session status` names it. */
+	public get kind(): StorageKind {
+		return this.store.kind;
+	}
+
+	/** Keys with work queued; zero when idle (close waits for it). */
+	public get busy(): number {
+		return this.store.lock.size;
+	}
+
+	public get<T>(key: RecordKey<T>): Promise<T | undefined> {
+		return this.store.get<T>(key);
+	}
+
+	public getChecked<T>(key: RecordKey<T>): Promise<CheckedRecord<T>> {
+		return this.store.getChecked<T>(key);
+	}
+
+	/** Records of one kind, in one round trip. */
+	public getMany<T>(keys: readonly RecordKey<T>[]): Promise<(T | undefined)[]> {
+		return this.store.getMany<T>(keys);
+	}
+
+	public getManyChecked<T>(keys: readonly RecordKey<T>[]): Promise<CheckedRecord<T>[]> {
+		return this.store.getManyChecked<T>(keys);
+	}
+
+	/** Records of different kinds, in one round trip, each typed by its key. */
+	public read<const K extends readonly RecordKey<unknown>[]>(keys: K): Promise<RecordValues<K>> {
+		return this.store.getMany<unknown>(keys) as Promise<RecordValues<K>>;
+	}
+
+	public set<T>(key: RecordKey<T>, value: T, ttlMs?: number): Promise<void> {
+		return this.store.set(key, value, ttlMs);
+	}
+
+	/** Every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed. */
+	public setMany(writes: readonly RecordWrite[]): Promise<void> {
+		return this.store.setMany(writes);
+	}
+
+	public delete(keys: readonly RecordKey<unknown>[]): Promise<void> {
+		return this.store.delete(keys);
+	}
+
+	/** Read-modify-write of one record, atomic across processes on the stores the engine opens (see MemoryStore.update). */
+	public update<T>(key: RecordKey<T>, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
+		return this.store.update<T>(key, change);
+	}
+
+	/** {@link update} of several records of one kind in one read and one compare-and-set round trip, where the backend can. */
+	public updateMany<T>(
+		keys: readonly RecordKey<T>[],
+		change: (key: RecordKey<T>, current: T | undefined) => UpdateResult<T>
+	): Promise<(T | undefined)[]> {
+		return this.store.updateMany<T>(keys, change);
+	}
+
+	/** Runs `task` once no other task of this process holds any of `keys`, holding them all meanwhile. */
+	public locked<T>(keys: readonly RecordKey<unknown>[], task: () => Promise<T>): Promise<T> {
+		return this.store.lock.runAll(keys, task);
+	}
+
+	/**
+	 * For a host's Keyv, which has no compare-and-set: whether a change other shard processes may write over holds once
+	 * read back, and `repair` run until it does (store/ReadBack.ts); on the stores the engine opens, always true at once.
+	 */
+	public confirm<T>(key: RecordKey<T>, holds: (stored: T | undefined) => boolean, repair: () => Promise<unknown>): Promise<boolean> {
+		return this.store.readBack.confirm<T>(key, holds, repair);
+	}
+
+	/** Resolves once read-backs of `key` (or of every key) have settled. */
+	public settled(key?: RecordKey<unknown>): Promise<void> {
+		return this.store.readBack.settled(key);
+	}
+}

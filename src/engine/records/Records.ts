@@ -1,0 +1,66 @@
+import type {
+	ArchiveHead,
+	AuthorListings,
+	ChannelArchiveListings,
+	ForgottenMessages,
+	LeftMembers,
+	Listings,
+	PendingPurge,
+	ServerSettings,
+	ShortTermEntry,
+	StoredMessage,
+	StoredTopics,
+	SweepLease,
+	Tombstones,
+	UserProfile,
+	UserSettings
+} from '../schemas';
+import { Keys } from '../store/keys';
+
+/**
+ * The key of one record, typed by what it holds. Only {@link Records} makes one, so no other part spells a key or
+ * chooses what a key's value is: the record store reads and writes each as its type says.
+ */
+export type RecordKey<T> = string & { readonly holds?: T };
+
+/** What a record key's value is. */
+export type RecordValue<K> = K extends RecordKey<infer T> ? T : never;
+
+/** An archive's marker says a message was archived there (1) or edited away (2): see `ArchiveMarker`. */
+export type ArchiveMarkerValue = 1 | 2;
+
+function typed<T>(key: string): RecordKey<T> {
+	return key;
+}
+
+/** Every record the engine keeps, by kind (docs/storage.md lists their layout). */
+export const Records = {
+	/** A conversation's short-term entry; its scope key (records/scopes.ts) is its key. */
+	entry: (scopeKey: string) => typed<ShortTermEntry>(scopeKey),
+	/** The short-term entries a member wrote, across servers and DMs. */
+	userDirectory: (userId: string) => typed<Listings>(Keys.userIndex(userId)),
+	/** The server-scope entries of one server (one per channel and persona). */
+	serverDirectory: (serverId: string) => typed<Listings>(Keys.serverIndex(serverId)),
+	/** The user-scope entries of one guild channel (one per member and persona). */
+	channelDirectory: (serverId: string, channelId: string) => typed<Listings>(Keys.channelIndex(serverId, channelId)),
+	/** The live scopes holding a member's words. */
+	authors: (authorId: string) => typed<AuthorListings>(Keys.authorIndex(authorId)),
+	profile: (userId: string) => typed<UserProfile>(Keys.profile(userId)),
+	topics: (userId: string) => typed<StoredTopics>(Keys.topics(userId)),
+	userSettings: (userId: string) => typed<UserSettings>(Keys.userSettings(userId)),
+	serverSettings: (serverId: string) => typed<ServerSettings>(Keys.serverSettings(serverId)),
+	/** The members who left a server and were forgotten there. */
+	leftMembers: (serverId: string) => typed<LeftMembers>(Keys.leftMembers(serverId)),
+	archiveHead: (scopeKey: string) => typed<ArchiveHead>(Keys.archiveHead(scopeKey)),
+	archiveChunk: (scopeKey: string, chunk: number) => typed<StoredMessage[]>(Keys.archiveChunk(scopeKey, chunk)),
+	archiveMarker: (scopeKey: string, messageId: string) => typed<ArchiveMarkerValue>(Keys.archiveMarker(scopeKey, messageId)),
+	archiveTombstones: (scopeKey: string) => typed<Tombstones>(Keys.archiveTombstones(scopeKey)),
+	/** The live scopes of one channel that have an archive; `serverId` is `DM` in DMs. */
+	channelArchives: (serverId: string, channelId: string) => typed<ChannelArchiveListings>(Keys.channelArchives(serverId, channelId)),
+	/** Messages of one channel deleted on Discord, never captured again; `serverId` is `DM` in DMs. */
+	forgotten: (serverId: string, channelId: string) => typed<ForgottenMessages>(Keys.forgotten(serverId, channelId)),
+	/** A purge of a server the bot was removed from, waiting for its grace. */
+	serverPurge: (serverId: string) => typed<PendingPurge>(Keys.serverPurge(serverId)),
+	/** Which process swept last, and when. */
+	sweepLease: () => typed<SweepLease>(Keys.sweepLease())
+} as const;
