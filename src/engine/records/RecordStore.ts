@@ -85,7 +85,7 @@ export class RecordStore {
 		keys: readonly RecordKey<T>[],
 		change: (key: RecordKey<T>, current: T | undefined) => UpdateResult<T>
 	): Promise<(T | undefined)[]> {
-		return this.store.updateMany<T>(keys, change);
+		return this.store.updateMany<T>(keys, (key, current) => change(key as RecordKey<T>, current));
 	}
 
 	/** Runs `task` once no other task of this process holds any of `keys`, holding them all meanwhile. */

@@ -21,7 +21,9 @@ import { Keys } from '../store/keys';
  * The key of one record, typed by what it holds. Only {@link Records} makes one, so no other part spells a key or
  * chooses what a key's value is: the record store reads and writes each as its type says.
  */
-export type RecordKey<T> = string & { readonly holds?: T };
+export type RecordKey<T> = string & { readonly [holds]: T };
+
+declare const holds: unique symbol;
 
 /** What a record key's value is. */
 export type RecordValue<K> = K extends RecordKey<infer T> ? T : never;
@@ -30,7 +32,7 @@ export type RecordValue<K> = K extends RecordKey<infer T> ? T : never;
 export type ArchiveMarkerValue = 1 | 2;
 
 function typed<T>(key: string): RecordKey<T> {
-	return key;
+	return key as RecordKey<T>;
 }
 
 /** Every record the engine keeps, by kind (docs/storage.md lists their layout). */
