@@ -56,6 +56,7 @@ import type { ResealResult } from './store/sealing';
  * const { text } = await memory.buildContext({ userId, serverId, channelId, personaId, query: message.content });
  */
 export class MemoryEngine {
+	/** The settings the engine runs with: the environment's, with the host's `config` over them, checked and frozen. */
 	public readonly config: MemoryConfig;
 	private closed = false;
 
@@ -91,20 +92,23 @@ export class MemoryEngine {
 
 	/**
 	 * Changes a user's settings. A user who leaves MINIMAL loses their profile and topics, which they may no
-	 * longer keep; a user who chooses FULL is erased as by {@link clearAll}: nothing of theirs is kept from then on.
+	 * longer keep; a user who chooses FULL is erased as by {@link MemoryEngine.clearAll}: nothing of theirs is kept from then on.
 	 */
 	public async setUserSettings(userId: string, patch: UserSettingsPatch): Promise<UserSettings> {
 		return this.open().erasures.setUserSettings(userId, patch);
 	}
 
+	/** A user's settings; a user never set reads as MINIMAL, without the cross-server opt-in. */
 	public async getUserSettings(userId: string): Promise<UserSettings> {
 		return { ...(await this.open().settings.user(this.id('userId', userId))) };
 	}
 
+	/** Changes a server's settings: its private channels (which never surface outside themselves) and summary categories. */
 	public async setServerSettings(serverId: string, patch: ServerSettingsPatch): Promise<ServerSettings> {
 		return this.open().settings.setServer(serverId, patch);
 	}
 
+	/** A server's settings; a server never set has no private channel and no summary category. */
 	public async getServerSettings(serverId: string): Promise<ServerSettings> {
 		return { ...(await this.open().settings.server(this.id('serverId', serverId))) };
 	}
@@ -215,6 +219,7 @@ export class MemoryEngine {
 
 	/** Saves (or replaces) a topic note under its title's slug, e.g. "trip-to-porto" (MINIMAL users only); also takes `{ title, note }`. */
 	public saveTopic(userId: string, title: string, note: string): Promise<TopicNote>;
+	/** Saves (or replaces) a topic note given as `{ title, note }`. */
 	public saveTopic(userId: string, topic: { title: string; note: string }): Promise<TopicNote>;
 	public async saveTopic(userId: string, titleOrTopic: string | { title: string; note: string }, note?: string): Promise<TopicNote> {
 		const { account, now } = this.open();

@@ -2,7 +2,9 @@ import type { StoreHealthChange } from './store/StoreHealth';
 
 /** Where the engine logs; `console` fits, and so does Sapphire's `container.logger`. */
 export interface MemoryLogger {
+	/** A problem memory works around: a damaged value skipped, the store back after an outage. */
 	warn(...values: unknown[]): void;
+	/** A failure: the store unreachable, a write that did not land. */
 	error(...values: unknown[]): void;
 }
 

@@ -14,6 +14,7 @@ export type MemoryErrorCode =
  * try { await memory.recordTurn(turn); } catch (error) { if (error instanceof MemoryError && error.code === 'STORE_UNAVAILABLE') retryLater(); }
  */
 export class MemoryError extends Error {
+	/** What went wrong, to branch on (the message is for people). */
 	public readonly code: MemoryErrorCode;
 
 	public constructor(code: MemoryErrorCode, message: string, options?: { cause?: unknown }) {

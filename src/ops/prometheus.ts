@@ -4,8 +4,11 @@ import type { MemoryCounters } from '../engine';
 
 /** The part of a prom-client `Registry` the memory metrics use; prom-client's registries fit. */
 export interface MetricsRegistry {
+	/** Adds a metric to the registry. */
 	registerMetric(metric: unknown): void;
+	/** The metric registered under `name`, if any. */
 	getSingleMetric(name: string): unknown;
+	/** Takes the metric registered under `name` out of the registry. */
 	removeSingleMetric(name: string): void;
 }
 

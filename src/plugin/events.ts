@@ -18,8 +18,11 @@ export type MemoryErrorPhase = 'open' | 'capture' | 'context' | 'command' | 'too
 
 /** The payload of {@link MemoryEvents.Error}. */
 export interface MemoryErrorContext {
+	/** Where in the plugin it happened. */
 	phase: MemoryErrorPhase;
+	/** The member whose turn, context, command or tool call failed, when there is one. */
 	userId?: string;
+	/** The channel it happened in, when there is one. */
 	channelId?: string;
 	/** The server, for `server-change` (with the member, when a member left it). */
 	serverId?: string;

@@ -5,8 +5,11 @@ import { reportMemoryError } from './report';
 
 /** The persona that spoke in a turn. */
 export interface PersonaIdentity {
+	/** The persona's id: each persona has its own memory of a conversation. @default null, the bot's default persona */
 	id?: string | null;
+	/** The persona's lineage: personas of one lineage share their memories of other channels (docs/context.md). @default null */
 	lineageId?: string | null;
+	/** The persona's name, as context lines label its replies. */
 	name?: string;
 }
 

@@ -11,9 +11,11 @@ export interface TurnFromMessagesInput {
 	history: Iterable<Message> | Collection<string, Message>;
 	/** The persona messages Discord accepted; at most 100. */
 	responses: Iterable<Message>;
+	/** The persona that answered. @default the bot's default persona (no id) */
 	persona?: PersonaIdentity;
 	/** When the host resolves privacy itself. */
 	privacyLevel?: PrivacyLevel;
+	/** True when the persona was stopped before it answered: the turn is then skipped, with nothing written. @default false */
 	isStopResponse?: boolean;
 	/**
 	 * Tells persona messages from member messages in the history.
@@ -66,7 +68,7 @@ const reading = <T>(field: string, read: () => T): T => readInput(`turnFromMessa
 /**
  * Builds the `MemoryTurn` for `MemoryEvents.TurnCompleted` from discord.js objects, so that a host never assembles ids
  * by hand. Throws a `MemoryError` `INVALID_INPUT` naming the field for what is not such a turn: a history of more than
- * {@link MAX_TURN_HISTORY} messages or more than {@link MAX_TURN_RESPONSES} responses (read no further), or a message
+ * 1,000 messages or more than 100 responses (read no further), or a message
  * that cannot be read.
  * @example
  * client.emit(

@@ -14,6 +14,7 @@ export const RememberToolSchema = z.object({
 	text: z.string().describe('What to remember, in one or two sentences')
 });
 
+/** The `remember` tool's arguments: what to keep about the user, and whether it is a preference, a note, a tag or a topic. */
 export type RememberArguments = z.infer<typeof RememberToolSchema>;
 
 /** Parses the tool's arguments, with an error the LLM can read. */

@@ -13,6 +13,7 @@ export const UserProfileSchema = z.object({
 	updatedAt: z.number()
 });
 
+/** A user's long-term profile (`getProfile`, `updateProfile`): preferences, notes and tags; MINIMAL users only. */
 export type UserProfile = z.output<typeof UserProfileSchema>;
 
 /** A change to a profile: preferences merge by name (`null` removes one); notes and tags are added once. */
@@ -22,6 +23,7 @@ export const ProfilePatchSchema = z.strictObject({
 	tags: z.array(z.string()).optional()
 });
 
+/** A change to a profile (`updateProfile`): preferences merge by name (`null` removes one); notes and tags are added once. */
 export type ProfilePatch = z.input<typeof ProfilePatchSchema>;
 
 /** One topic note as stored, under its slug. */
@@ -50,6 +52,7 @@ export const StatusLocationSchema = z.object({
 	personaId: PersonaIdSchema.nullish()
 });
 
+/** Where a status is asked from (`status`'s `where`): the channel whose live memory `current` describes. */
 export type StatusLocation = z.input<typeof StatusLocationSchema>;
 
 /**
@@ -74,6 +77,7 @@ export const MessagesChangeSchema = z.object({
 	texts: z.record(MessageIdSchema, InputTextSchema).optional()
 });
 
+/** Messages edited or deleted on Discord, as `messagesChanged` takes them. */
 export type MessagesChange = z.input<typeof MessagesChangeSchema>;
 
 /** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */
@@ -81,17 +85,23 @@ export type StorageKind = 'sqlite' | 'redis' | 'postgres' | 'custom';
 
 /** What memory holds about one user (`/session status`). */
 export interface MemoryStatus {
+	/** The user's privacy level. */
 	privacyLevel: PrivacyLevel;
+	/** Whether the user lets their memory follow them from one server to another. */
 	crossServerOptIn: boolean;
+	/** Where the store lives. */
 	storage: StorageKind;
 	/** The user's live short-term entries (user scope), in servers and DMs. */
 	shortTermEntries: number;
 	/** Messages the user wrote that archives hold. */
 	archivedMessages: number;
+	/** Whether the user has a long-term profile. */
 	hasProfile: boolean;
+	/** The user's topic notes. */
 	topics: number;
 	/** The live entry of the asked channel (server scope in a guild, user scope in a DM); absent when there is none. */
 	current?: { messages: number; hasSummary: boolean; expiresInMs: number };
+	/** How long memory keeps a conversation, a summary and the archive (the settings of docs/configuration.md). */
 	ttl: { shortTermHours: number; summaryHours: number; archiveDays: number };
 }
 
@@ -127,6 +137,8 @@ export interface ClearAllResult extends ClearShortTermResult {
 	archivedMessagesRemoved: number;
 	/** Summaries dropped because they may have been built from the user's messages. */
 	summariesDropped: number;
+	/** Whether a long-term profile was deleted. */
 	profileDeleted: boolean;
+	/** Topic notes deleted. */
 	topicsDeleted: number;
 }

@@ -55,6 +55,7 @@ export const ContextRequestSchema = ConversationLocationSchema.extend({
 	personaName: z.string().max(200).nullish()
 });
 
+/** What the bot asks for before it generates (`buildContext`): who, where, which persona, and the user's message. */
 export type ContextRequest = z.input<typeof ContextRequestSchema>;
 
 /** The tiers of a context, in the order they are filled. */
@@ -62,7 +63,9 @@ export type ContextTier = 'profile' | 'summary' | 'relevant' | 'recent' | 'nudge
 
 /** One part of a context. */
 export interface ContextBlock {
+	/** The tier the block fills. */
 	tier: ContextTier;
+	/** The block's lines, as they read in the context. */
 	text: string;
 	/** BPE tokens of `text` (never below the true count). */
 	tokens: number;
@@ -74,7 +77,9 @@ export interface ContextBlock {
 export interface MemoryContext {
 	/** The blocks joined, ready to inject. */
 	text: string;
+	/** BPE tokens (o200k) of `text`, never above the budget. */
 	tokens: number;
+	/** The parts of `text`, tier by tier. */
 	blocks: ContextBlock[];
 }
 
@@ -84,6 +89,7 @@ export const SummaryTargetSchema = ConversationLocationSchema.extend({
 	turnId: z.string().min(1).max(128).optional()
 });
 
+/** Where a summary from `update_short_term_memory` goes, and which turn wrote it (`updateShortTermMemory`). */
 export type SummaryTarget = z.input<typeof SummaryTargetSchema>;
 
 /** A context request as the engine reads it, once validated. */

@@ -30,6 +30,7 @@ export const UserSettingsSchema = z.object({
 	leftServers: z.record(z.string(), z.number()).optional().catch(undefined)
 });
 
+/** A member's settings (`getUserSettings`, `setUserSettings`): their privacy level, the cross-server opt-in and the barriers their erasures set. */
 export type UserSettings = z.output<typeof UserSettingsSchema>;
 
 /** A server's settings as stored; unreadable ones make every channel private. */
@@ -45,6 +46,7 @@ export const ServerSettingsSchema = z.object({
 	summaryCategories: z.array(z.string()).catch([])
 });
 
+/** A server's settings (`getServerSettings`, `setServerSettings`): its private channels and summary categories. */
 export type ServerSettings = z.output<typeof ServerSettingsSchema>;
 
 /** What `setUserSettings` may change. */
@@ -53,6 +55,7 @@ export const UserSettingsPatchSchema = z.object({
 	crossServerOptIn: z.boolean().optional()
 });
 
+/** What `setUserSettings` may change; a field left out keeps its value. */
 export type UserSettingsPatch = z.input<typeof UserSettingsPatchSchema>;
 
 /** What `setServerSettings` may change. */
@@ -65,4 +68,5 @@ export const ServerSettingsPatchSchema = z.object({
 		.optional()
 });
 
+/** What `setServerSettings` may change; a field left out keeps its value. */
 export type ServerSettingsPatch = z.input<typeof ServerSettingsPatchSchema>;

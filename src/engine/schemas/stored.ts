@@ -49,6 +49,7 @@ export const StoredMessageSchema = z.object({
 	replyToAuthorId: z.string().optional()
 });
 
+/** One message as a short-term entry or an archive stores it (`inspectChannel` shows them). */
 export type StoredMessage = z.output<typeof StoredMessageSchema>;
 
 /**
@@ -72,6 +73,7 @@ export const DigestLineSchema = z.object({
 	authorIds: Ids.optional()
 });
 
+/** One line of an entry's digest: a message kept as said, or several collapsed into one (docs/summaries.md). */
 export type DigestLine = z.output<typeof DigestLineSchema>;
 
 /**
@@ -98,6 +100,7 @@ export const BackgroundSummarySchema = z.object({
 	stale: z.boolean()
 });
 
+/** An entry's summary written by the background summarizer, with the messages it cites (docs/summaries.md). */
 export type BackgroundSummary = z.output<typeof BackgroundSummarySchema>;
 
 /** One short-term memory entry: the recent messages of one scope. */

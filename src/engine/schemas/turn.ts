@@ -23,6 +23,7 @@ export const TurnMessageSchema = z.object({
 	timestamp: TimeSchema.optional()
 });
 
+/** One message of the history the bot used for a turn (see {@link MemoryTurn}). */
 export type TurnMessage = z.input<typeof TurnMessageSchema>;
 
 /** One persona reply that Discord accepted. */
@@ -34,6 +35,7 @@ export const TurnResponseSchema = z.object({
 	messageId: MessageIdSchema.optional()
 });
 
+/** One persona reply of a turn that Discord accepted (see {@link MemoryTurn}). */
 export type TurnResponse = z.input<typeof TurnResponseSchema>;
 
 /**
@@ -70,16 +72,20 @@ export const MemoryTurnSchema = z.object({
 	timestamp: TimeSchema.optional()
 });
 
+/** One finished generation turn, as the host bot saw it: what `recordTurn` takes. */
 export type MemoryTurn = z.input<typeof MemoryTurnSchema>;
 
 /** Why `recordTurn` wrote nothing. */
 export const SKIP_REASONS = ['stop-response', 'empty-history', 'privacy-full', 'no-response'] as const;
 
+/** Why `recordTurn` wrote nothing: a stop response, a history empty once cleaned, a `FULL` user, or no persona reply. */
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** What `recordTurn` did. */
 export interface RecordTurnResult {
+	/** True when the turn was stored; false when it was skipped. */
 	written: boolean;
+	/** Why the turn was skipped, when it was. */
 	skippedReason?: SkipReason;
 	/** The short-term keys written. */
 	keys: string[];

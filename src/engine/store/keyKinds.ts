@@ -26,6 +26,7 @@ export const KEY_KINDS = {
 	other: 'other keys'
 } as const;
 
+/** A kind of key in the store, as `inventory()` counts them. */
 export type KeyKind = keyof typeof KEY_KINDS;
 
 const PREFIXES: [string, KeyKind][] = [

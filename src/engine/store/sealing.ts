@@ -5,8 +5,11 @@ import type { MemoryStore } from './MemoryStore';
 
 /** What `reseal` did: values sealed again with the current key, values it already sealed, and values that did not open. */
 export interface ResealResult {
+	/** Values sealed again with the current key (or sealed for the first time). */
 	resealed: number;
+	/** Values already sealed with the current key. */
 	current: number;
+	/** Values that no key opens, left as they are. */
 	damaged: number;
 }
 

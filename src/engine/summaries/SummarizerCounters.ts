@@ -21,8 +21,11 @@ export interface SummarizerCounters {
 	superseded: number;
 	/** Summaries that stopped serving because a cited message was edited or deleted (they are dropped, and built again). */
 	markedStale: number;
+	/** Prompt tokens the endpoint reported, over every call. */
 	inputTokens: number;
+	/** Completion tokens the endpoint reported, over every call. */
 	outputTokens: number;
+	/** What the calls cost in US dollars, at `MEMORY_LLM_PRICE_INPUT_PER_MTOK` and `MEMORY_LLM_PRICE_OUTPUT_PER_MTOK`. */
 	costUsd: number;
 }
 

@@ -11,8 +11,11 @@ import { summaryArguments } from './summaryTool';
 
 /** What `update_short_term_memory` stored: the cleaned summary (or category texts) and the keys written. */
 export interface WrittenSummary {
+	/** The summary as stored, cleaned (the category texts joined, in category mode). */
 	summary: string;
+	/** The text of each of the server's summary categories; null outside category mode. */
 	categories: Record<string, string> | null;
+	/** The short-term keys written. */
 	keys: string[];
 }
 
