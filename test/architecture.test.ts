@@ -39,7 +39,7 @@ const imports = new Map(
 const ENGINE_FLOORS = [
 	['schemas', 'errors.ts', 'ReplyCalls.ts'],
 	['format', 'store'],
-	['config.ts', 'privacy', 'MemoryLogger.ts'],
+	['config.ts', 'MemoryEnvironment.ts', 'privacy', 'MemoryLogger.ts'],
 	['records'],
 	['archive', 'unknownSettings.ts', 'MemoryEngineOptions.ts'],
 	['ledger'],
