@@ -84,7 +84,7 @@ describe('GIVEN an SQLite store whose write-ahead log holds 20 MB', () => {
 		const { adapter, path } = await fileWithFullLog();
 		await adapter.checkpointLog();
 		// The worker ends as one that crashed would (reached through the adapter's field: nothing else ends it).
-		const { copier } = adapter as unknown as { copier: { worker: Worker } };
+		const { copier } = (adapter as unknown as { logCopies: { copier: { worker: Worker } } }).logCopies;
 		await copier.worker.terminate();
 		await adapter.set('row:after', 'x'.repeat(2_000_000));
 		await expect(adapter.checkpointLog()).rejects.toThrow(/ended with code/);
@@ -101,7 +101,7 @@ describe('GIVEN an SQLite store that was written, then left idle', () => {
 		directory = mkdtempSync(join(tmpdir(), 'memory-log-copy-'));
 		const path = join(directory, 'memory.sqlite');
 		const adapter = new SqliteAdapter(path, { logCopierIdleMs: 100 });
-		const copierOf = () => (adapter as unknown as { copier: LogCopier | null }).copier;
+		const copierOf = () => (adapter as unknown as { logCopies: { copier: LogCopier | null } }).logCopies.copier;
 		await adapter.set('row:1', 'x'.repeat(1_000_000));
 		await adapter.checkpointLog();
 		const first = copierOf();

@@ -2,8 +2,10 @@ import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
 import { ABSENT, ConnectionCache } from './ConnectionCache';
-import { LogCopier } from './LogCopier';
+import { GroupCommit } from './GroupCommit';
+import { LogCopies } from './LogCopies';
 import { rewriteInWorker } from './rewriteInWorker';
+import { prepareStatements, type SqliteStatements } from './SqliteStatements';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -43,46 +45,16 @@ export class SqliteAdapter extends EventEmitter {
 	public namespace?: string;
 	private readonly db: Database.Database;
 	private readonly busyTimeoutMs: number;
-	private readonly synchronous: 'NORMAL' | 'FULL';
-	private readonly logCopierIdleMs: number;
-	private readonly statements: {
-		get: Database.Statement<[string], { value: string }>;
-		getMany: Database.Statement<[string], { key: string; value: string }>;
-		set: Database.Statement<[string, string]>;
-		delete: Database.Statement<[string]>;
-		clear: Database.Statement<[string]>;
-		clearAll: Database.Statement<[]>;
-		iterate: Database.Statement<[string], { key: string; value: string }>;
-		insertNew: Database.Statement<[string, string]>;
-		deleteIf: Database.Statement<[string, string]>;
-		replaceIf: Database.Statement<[string, string, string]>;
-	};
-
+	private readonly statements: SqliteStatements;
 	private readonly cache: ConnectionCache;
-
-	/** Writes waiting for the next commit, in call order; `landed` tells the cache what a committed one changed. */
-	private queue: {
-		write: () => unknown;
-		landed: ((result: unknown) => void) | undefined;
-		resolve: (result: unknown) => void;
-		reject: (error: unknown) => void;
-	}[] = [];
-
-	private readonly commitQueue: () => void;
+	/** Writes waiting for the next commit: those of one turn of the event loop share it. */
+	private readonly groupCommit: GroupCommit;
 	/** The file's rewrite running in a worker, if one is: commits wait for it (see {@link vacuum}). */
 	private rewriting: Promise<void> | null = null;
 	/** Whether a commit landed since the log was last checkpointed (see {@link checkpointLog}). */
 	private logWritten = false;
-	/** Copies the log into the database from a worker thread (see {@link checkpointLog}); started with the first copy. */
-	private copier: LogCopier | null = null;
-	/** Whether the copier's worker could not start or ended: the log is then copied on this thread. */
-	private copierGone = false;
-	/** The copy of the log running, if one is. */
-	private copying: Promise<void> | null = null;
-	/** Closes the copier once it has been idle (see {@link SqliteAdapterOptions.logCopierIdleMs}). */
-	private copierIdle: NodeJS.Timeout | null = null;
-	/** A copier's closing, which the store's own closing waits for. */
-	private copierClosed: Promise<void> = Promise.resolve();
+	/** Copies the log into the database from a worker thread (see {@link checkpointLog}). */
+	private readonly logCopies: LogCopies;
 
 	public constructor(path: string, options: SqliteAdapterOptions = {}) {
 		super();
@@ -90,52 +62,27 @@ export class SqliteAdapter extends EventEmitter {
 		if (!/^\w+$/.test(table)) throw new Error(`Invalid SQLite table name "${table}".`);
 		this.opts = { dialect: 'sqlite', url: `sqlite://${path}`, table };
 		this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-		this.logCopierIdleMs = options.logCopierIdleMs ?? 10_000;
 		this.db = new Database(path, { timeout: this.busyTimeoutMs });
 		// WAL: readers never wait for the writer, and a commit appends to the log instead of rewriting pages.
 		this.db.pragma('journal_mode = WAL');
-		this.synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
-		this.db.pragma(`synchronous = ${this.synchronous}`);
+		const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
+		this.db.pragma(`synchronous = ${synchronous}`);
 		// Erasure must not leave deleted text readable in the file's free pages.
 		this.db.pragma('secure_delete = ON');
 		// The log is checkpointed between replies (LogCheckpoints); SQLite's own checkpoint, in the commit that fills the log,
 		// stays for a log that grows past 64 MiB (16,384 pages) regardless.
 		this.db.pragma('wal_autocheckpoint = 16384');
-		this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key VARCHAR(255) PRIMARY KEY, value TEXT)`);
-		this.statements = {
-			get: this.db.prepare(`SELECT value FROM ${table} WHERE key = ?`),
-			getMany: this.db.prepare(`SELECT key, value FROM ${table} WHERE key IN (SELECT value FROM json_each(?))`),
-			set: this.db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
-			delete: this.db.prepare(`DELETE FROM ${table} WHERE key = ?`),
-			clear: this.db.prepare(`DELETE FROM ${table} WHERE key LIKE ? ESCAPE '\\'`),
-			clearAll: this.db.prepare(`DELETE FROM ${table}`),
-			iterate: this.db.prepare(`SELECT key, value FROM ${table} WHERE key LIKE ? ESCAPE '\\'`),
-			insertNew: this.db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING`),
-			deleteIf: this.db.prepare(`DELETE FROM ${table} WHERE key = ? AND value = ?`),
-			replaceIf: this.db.prepare(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ?`)
-		};
+		this.statements = prepareStatements(this.db, table);
 		const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
 		this.cache = new ConnectionCache(() => dataVersion.get() as number);
-		const commit = this.db.transaction((writes: readonly { write: () => unknown }[]) => writes.map(({ write }) => write()));
-		this.commitQueue = () => {
-			// The rewrite's end commits what waited.
-			if (this.rewriting) return;
-			const writes = this.queue;
-			this.queue = [];
-			let results: unknown[];
-			try {
-				results = commit(writes);
+		this.groupCommit = new GroupCommit(
+			this.db,
+			() => this.rewriting !== null,
+			() => {
 				this.logWritten = true;
-			} catch (error) {
-				// Rolled back: the cache learns of a write only once it is committed.
-				for (const { reject } of writes) reject(error);
-				return;
 			}
-			writes.forEach(({ landed, resolve }, index) => {
-				landed?.(results[index]);
-				resolve(results[index]);
-			});
-		};
+		);
+		this.logCopies = new LogCopies(this.db, { busyTimeoutMs: this.busyTimeoutMs, synchronous, idleMs: options.logCopierIdleMs ?? 10_000 });
 	}
 
 	public async get(key: string): Promise<string | undefined> {
@@ -162,7 +109,7 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async setMany(entries: { key: string; value: string }[]): Promise<void> {
-		await this.enqueue(
+		await this.groupCommit.enqueue(
 			() => {
 				for (const { key, value } of entries) this.statements.set.run(key, value);
 			},
@@ -177,7 +124,7 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async deleteMany(keys: string[]): Promise<boolean> {
-		return this.enqueue(
+		return this.groupCommit.enqueue(
 			() => keys.reduce((deleted, key) => deleted + this.statements.delete.run(key).changes, 0) > 0,
 			() => {
 				for (const key of keys) this.cache.delete(key);
@@ -186,7 +133,7 @@ export class SqliteAdapter extends EventEmitter {
 	}
 
 	public async clear(): Promise<void> {
-		await this.enqueue(
+		await this.groupCommit.enqueue(
 			() => (this.namespace ? this.statements.clear.run(`${likeEscape(this.namespace)}:%`) : this.statements.clearAll.run()),
 			() => this.cache.clear()
 		);
@@ -202,7 +149,7 @@ export class SqliteAdapter extends EventEmitter {
 
 	/** See {@link CompareAndSetMany}: every change in the same write transaction. */
 	public readonly compareAndSetMany: CompareAndSetMany = async (writes) =>
-		this.enqueue(
+		this.groupCommit.enqueue(
 			() => writes.map((write) => this.writeIf(write)),
 			(written) =>
 				writes.forEach(({ key, next }, index) => {
@@ -217,9 +164,9 @@ export class SqliteAdapter extends EventEmitter {
 	 * have landed: the `-wal` file then holds no frame of a deleted value.
 	 */
 	public async checkpoint(): Promise<void> {
-		await this.enqueue(() => undefined);
+		await this.groupCommit.enqueue(() => undefined);
 		// A copy running would be in the way of the truncation, which would then report busy.
-		await this.copied();
+		await this.logCopies.copied();
 		this.db.pragma('wal_checkpoint(TRUNCATE)');
 	}
 
@@ -233,13 +180,9 @@ export class SqliteAdapter extends EventEmitter {
 		// Nothing written since the last one: nothing to copy (a log another process wrote is that process's to copy).
 		// Nor while the file is rewritten: the rewrite's own checkpoint would find this one in its way. An in-memory
 		// database has no log.
-		if (!this.logWritten || !this.db.open || this.rewriting || this.copying || this.db.memory) return Promise.resolve();
+		if (!this.logWritten || !this.db.open || this.rewriting || this.logCopies.running || this.db.memory) return Promise.resolve();
 		this.logWritten = false;
-		const copying = this.copyLog().finally(() => {
-			this.copying = null;
-		});
-		this.copying = copying.catch(() => undefined);
-		return copying;
+		return this.logCopies.start();
 	}
 
 	/**
@@ -251,9 +194,9 @@ export class SqliteAdapter extends EventEmitter {
 	 * An in-memory database has no file for a worker to open, and is rewritten here.
 	 */
 	public async vacuum(): Promise<void> {
-		await this.enqueue(() => undefined);
+		await this.groupCommit.enqueue(() => undefined);
 		// The rewrite's own checkpoint would find a copy running in its way.
-		await this.copied();
+		await this.logCopies.copied();
 		if (this.db.memory) {
 			this.db.exec('VACUUM');
 			return;
@@ -266,7 +209,7 @@ export class SqliteAdapter extends EventEmitter {
 			this.db.pragma('wal_checkpoint(TRUNCATE)');
 		} finally {
 			this.rewriting = null;
-			if (this.queue.length > 0) this.commitQueue();
+			if (this.groupCommit.waiting) this.groupCommit.commit();
 		}
 	}
 
@@ -280,47 +223,11 @@ export class SqliteAdapter extends EventEmitter {
 	public async disconnect(): Promise<void> {
 		// A rewrite running and a copy of the log running end, the copier's connection closes, and writes still queued land, first.
 		while (this.rewriting) await this.rewriting;
-		await this.copied();
-		this.closeCopier();
-		await this.copierClosed;
-		if (this.queue.length > 0) this.commitQueue();
+		await this.logCopies.copied();
+		await this.logCopies.close();
+		if (this.groupCommit.waiting) this.groupCommit.commit();
 		this.cache.clear();
 		if (this.db.open) this.db.close();
-	}
-
-	private async copyLog(): Promise<void> {
-		if (this.copierGone) {
-			this.db.pragma('wal_checkpoint(PASSIVE)');
-			return;
-		}
-		if (this.copierIdle) clearTimeout(this.copierIdle);
-		this.copier ??= new LogCopier({ path: this.db.name, busyTimeoutMs: this.busyTimeoutMs, synchronous: this.synchronous });
-		const { copier } = this;
-		try {
-			await copier.copy();
-			this.copierIdle = setTimeout(() => this.closeCopier(), this.logCopierIdleMs).unref();
-		} catch (error) {
-			if (!copier.gone) throw error;
-			this.copierGone = true;
-			this.copier = null;
-			this.db.pragma('wal_checkpoint(PASSIVE)');
-			throw error;
-		}
-	}
-
-	/** Closes the copier, if one runs: its connection first, then its worker (see {@link copierClosed}). */
-	private closeCopier(): void {
-		if (this.copierIdle) clearTimeout(this.copierIdle);
-		this.copierIdle = null;
-		// The idle timer never fires during a copy: a copy clears it, and sets it again as it ends.
-		const { copier } = this;
-		this.copier = null;
-		if (copier) this.copierClosed = Promise.all([this.copierClosed, copier.close()]).then(() => undefined);
-	}
-
-	/** Resolves once no copy of the log runs. */
-	private async copied(): Promise<void> {
-		while (this.copying) await this.copying;
 	}
 
 	private writeIf({ key, expected, next }: ConditionalWrite): boolean {
@@ -328,23 +235,6 @@ export class SqliteAdapter extends EventEmitter {
 			return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, next).changes === 1;
 		if (next === undefined) return this.statements.deleteIf.run(key, expected).changes === 1;
 		return this.statements.replaceIf.run(next, key, expected).changes === 1;
-	}
-
-	/**
-	 * Group commit: writes called in the same turn of the event loop land in one transaction, so turns
-	 * recorded at once share one commit (and, with `synchronous: 'full'`, one sync to disk). Each call's
-	 * writes land whole, in call order, and its promise resolves once they are committed.
-	 */
-	private enqueue<T>(write: () => T, landed?: (result: T) => void): Promise<T> {
-		return new Promise<T>((resolve, reject) => {
-			this.queue.push({
-				write,
-				landed: landed as ((result: unknown) => void) | undefined,
-				resolve: resolve as (result: unknown) => void,
-				reject
-			});
-			if (this.queue.length === 1) setImmediate(this.commitQueue);
-		});
 	}
 }
 /* eslint-enable @typescript-eslint/require-await */
