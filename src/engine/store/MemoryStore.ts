@@ -1,35 +1,16 @@
-import Keyv from 'keyv';
+import type Keyv from 'keyv';
 import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
-import { openAdapter, redact, releaseConnection, type SqliteDriver, storageKind } from './backends';
+import { releaseConnection } from './backends';
 import { type AtomicAdapter, isAtomicAdapter, type RowChange, type StoredRow } from './compareAndSet';
 import { updateRows } from './updateRows';
-import { type DamageReason, DamagedValues, readRow } from './DamagedValues';
+import { type DamageReason, DamagedValues } from './DamagedValues';
 import { type Envelope, openedData, unwrap, wrap } from './envelope';
 import { KeyedLock } from './KeyedLock';
+import { openStore, type StoreOptions, type StoreParts } from './openStore';
 import { ReadBack } from './ReadBack';
 import type { Sealer } from './Sealer';
-import { SocketErrors } from './SocketErrors';
-import type { SqliteSynchronous } from './SqliteAdapter';
 import { StoreHealth } from './StoreHealth';
-
-/** How long a call to a server store may take before it fails as unavailable. */
-export const DEFAULT_STORE_TIMEOUT_MS = 2000;
-
-/** Options the store understands beyond the URL. */
-export interface StoreOptions {
-	storeUrl: string;
-	namespace: string;
-	keyv?: Keyv;
-	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE`. @default 2000 */
-	timeoutMs?: number;
-	/** @default 'normal' */
-	sqliteSynchronous?: SqliteSynchronous;
-	/** @default 'better-sqlite3' */
-	sqliteDriver?: SqliteDriver;
-	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
-	sealer?: Sealer | null;
-}
 
 /** One write of a batch. */
 export interface StoreWrite {
@@ -70,7 +51,7 @@ export class MemoryStore {
 	private readonly timeoutMs: number | null;
 	private readonly namespace: string;
 
-	private constructor(keyv: Keyv, namespace: string, ownedUrl: string | null, kind: StorageKind, timeoutMs: number, sealer: Sealer | null) {
+	private constructor({ keyv, namespace, ownedUrl, kind, timeoutMs, sealer }: StoreParts) {
 		this.keyv = keyv;
 		this.sealer = sealer;
 		this.namespace = namespace;
@@ -267,40 +248,8 @@ export class MemoryStore {
 		return this.health.call(operation, task, this.timeoutMs);
 	}
 
-	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has. */
-	public static async open(options: StoreOptions): Promise<MemoryStore> {
-		const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-		const sealer = options.sealer ?? null;
-		if (options.keyv) return new MemoryStore(options.keyv, options.namespace, null, 'custom', timeoutMs, sealer);
-		let adapter: unknown;
-		try {
-			adapter = await openAdapter(options.storeUrl, { synchronous: options.sqliteSynchronous, driver: options.sqliteDriver });
-		} catch (error) {
-			if (error instanceof MemoryError) throw error;
-			throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
-				cause: error
-			});
-		}
-		// A row that is not JSON reads as unreadable, not as an error: one damaged row never fails every call that reads it.
-		const keyv = new Keyv({ store: adapter as never, namespace: options.namespace, serialize: JSON.stringify, deserialize: readRow });
-		const store = new MemoryStore(keyv, options.namespace, options.storeUrl, storageKind(options.storeUrl), timeoutMs, sealer);
-		// Touch the store once so a wrong URL fails at start-up, not at the first reply.
-		const socketErrors = new SocketErrors(adapter);
-		try {
-			await store.keyv.get('__ping__');
-		} catch (error) {
-			await store.close().catch(() => undefined);
-			const reason = socketErrors.first?.message ?? (error as Error).message;
-			throw new MemoryError(
-				'STORE_UNAVAILABLE',
-				`Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`,
-				{
-					cause: error
-				}
-			);
-		} finally {
-			socketErrors.stop();
-		}
-		return store;
+	/** Opens the store behind `storeUrl`, or wraps a Keyv the host already has (see openStore). */
+	public static open(options: StoreOptions): Promise<MemoryStore> {
+		return openStore(options, (parts) => new MemoryStore(parts));
 	}
 }

@@ -1,0 +1,78 @@
+import Keyv from 'keyv';
+import { MemoryError } from '../errors';
+import type { StorageKind } from '../schemas';
+import { openAdapter, redact, type SqliteDriver, storageKind } from './backends';
+import { readRow } from './DamagedValues';
+import type { Sealer } from './Sealer';
+import { SocketErrors } from './SocketErrors';
+import type { SqliteSynchronous } from './SqliteAdapter';
+
+/** How long a call to a server store may take before it fails as unavailable. */
+export const DEFAULT_STORE_TIMEOUT_MS = 2000;
+
+/** Options the store understands beyond the URL. */
+export interface StoreOptions {
+	storeUrl: string;
+	namespace: string;
+	keyv?: Keyv;
+	/** How long a call to a Redis, PostgreSQL or custom store may take before it fails as `STORE_UNAVAILABLE`. @default 2000 */
+	timeoutMs?: number;
+	/** @default 'normal' */
+	sqliteSynchronous?: SqliteSynchronous;
+	/** @default 'better-sqlite3' */
+	sqliteDriver?: SqliteDriver;
+	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
+	sealer?: Sealer | null;
+}
+
+/** What a store is made of once opened. */
+export interface StoreParts {
+	keyv: Keyv;
+	namespace: string;
+	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
+	ownedUrl: string | null;
+	kind: StorageKind;
+	timeoutMs: number;
+	sealer: Sealer | null;
+}
+
+/**
+ * Opens the store behind `storeUrl`, or wraps a Keyv the host already has, as `make` builds it from its parts. A store
+ * opened from its URL answers one call first, so that a wrong URL or a server away stops start-up with
+ * `STORE_UNAVAILABLE` (naming the URL, its password hidden, and why) instead of failing the first reply.
+ */
+export async function openStore<S extends { readonly keyv: Keyv; close(): Promise<void> }>(
+	options: StoreOptions,
+	make: (parts: StoreParts) => S
+): Promise<S> {
+	const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+	const sealer = options.sealer ?? null;
+	const { namespace } = options;
+	if (options.keyv) return make({ keyv: options.keyv, namespace, ownedUrl: null, kind: 'custom', timeoutMs, sealer });
+	let adapter: unknown;
+	try {
+		adapter = await openAdapter(options.storeUrl, { synchronous: options.sqliteSynchronous, driver: options.sqliteDriver });
+	} catch (error) {
+		if (error instanceof MemoryError) throw error;
+		throw new MemoryError('STORE_UNAVAILABLE', `Cannot open memory store ${redact(options.storeUrl)}: ${(error as Error).message}`, {
+			cause: error
+		});
+	}
+	// A row that is not JSON reads as unreadable, not as an error: one damaged row never fails every call that reads it.
+	const keyv = new Keyv({ store: adapter as never, namespace, serialize: JSON.stringify, deserialize: readRow });
+	const store = make({ keyv, namespace, ownedUrl: options.storeUrl, kind: storageKind(options.storeUrl), timeoutMs, sealer });
+	// Touch the store once so a wrong URL fails at start-up, not at the first reply.
+	const socketErrors = new SocketErrors(adapter);
+	try {
+		await store.keyv.get('__ping__');
+	} catch (error) {
+		await store.close().catch(() => undefined);
+		const reason = socketErrors.first?.message ?? (error as Error).message;
+		throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`, {
+			cause: error
+		});
+	} finally {
+		socketErrors.stop();
+	}
+	return store;
+}
