@@ -2,35 +2,15 @@ import { LRUCache } from 'lru-cache';
 import type { ArchiveHead, StoredMessage } from '../schemas';
 import { Keys } from '../store/keys';
 import type { MemoryStore } from '../store/MemoryStore';
-import { ScopeIndex } from './ScopeIndex';
-import { SCANNED_INDEX_MAX } from './index/ranking';
-import { Slices, STEP, textChars } from './IndexSlices';
+import type { ScopeIndex } from './ScopeIndex';
+import { FIRST_CHUNKS, firstRead, indexFor, MAX_INDEX_SHARE, newestWithin, olderChunks, type Rebuild, trimmed } from './indexExtent';
+import { Slices, STEP } from './IndexSlices';
 import type { ReplyCalls } from '../ReplyCalls';
 
-/** The newest chunks (512 messages of chat) a context is served from while the rest of its archive's index loads... */
-export const FIRST_CHUNKS = 8;
-/** ...as far back as this many characters of text: 512 messages of chat hold some 30,000, 512 of 4,000 characters far more. */
-const FIRST_CHARS = 32_000;
-/**
- * An archive of up to this many messages, holding up to this many characters, is loaded whole by its first context, so
- * that what a context finds never depends on whether background work had a moment to run: a script, an evaluation or a
- * bot under load asks in a loop of awaits, and background indexing waits for a moment no call runs. The characters bound
- * what a first context waits for when messages are long; the load yields to the event loop between slices.
- */
-const SMALL_ARCHIVE = { messages: 2_000, chars: 16 * FIRST_CHARS };
 /** Chunks read in one call while an index loads. */
 const CHUNKS_PER_READ = 4;
 /** Background indexing waits for a moment no reply's call runs, this long at most (a bot never idle still gets it done). */
 const MAX_BACKGROUND_WAIT_MS = 50;
-/** The share of the cache one archive's index may take, so a huge channel never pushes every other one out. */
-export const MAX_INDEX_SHARE = 0.5;
-/** An index is loaded to this share of that: the rest is room for the messages appended later... */
-const LOADED_SHARE = 0.75;
-/**
- * ...and one that appends grew past it is rebuilt to this share: each rebuild then indexes again no more than the
- * appends since the last one added, so a channel that keeps growing costs at most twice its indexing.
- */
-const TRIMMED_SHARE = 0.5;
 
 interface CachedIndex {
 	head: ArchiveHead;
@@ -43,19 +23,6 @@ interface CachedIndex {
 	draining: boolean;
 	/** Whether a smaller index is being built to replace one that grew past its share. */
 	trimming: boolean;
-}
-
-/**
- * A new index: the archive's chunks before `upTo`, as far back (never before `first`) as `room` bytes allow at `perChunk`
- * bytes a chunk, then the messages the current index holds from place `copyFrom` on (those of the chunks from `upTo` on,
- * and those appended since).
- */
-interface Rebuild {
-	first: number;
-	upTo: number;
-	copyFrom: number;
-	perChunk: number;
-	room: number;
 }
 
 /** A first load in flight, and the messages appended meanwhile (the index takes them once loaded). */
@@ -181,30 +148,24 @@ export class IndexCache {
 		}
 	}
 
-	/** Replaces an index grown past its share by one of the archive's newest part ({@link TRIMMED_SHARE} of the share). */
+	/** Replaces an index grown past its share by one of the archive's newest part (see indexExtent's `trimmed`). */
 	private async trim(scopeKey: string, entry: CachedIndex): Promise<void> {
 		try {
-			const { head, index, from } = entry;
-			const perChunk = index.bytes / Math.max(1, head.chunks - from);
-			const room = this.maxIndexBytes * TRIMMED_SHARE;
-			await this.rebuild(scopeKey, entry, { first: head.first ?? 0, upTo: head.chunks, copyFrom: index.size, perChunk, room });
+			await this.rebuild(scopeKey, entry, trimmed(entry.head, entry.index, entry.from, this.maxIndexBytes));
 		} finally {
 			entry.trimming = false;
 		}
 	}
 
-	/** Indexes the newest chunks (as far back as {@link FIRST_CHARS}), caches the index, and queues the older chunks' load. */
+	/** Indexes the newest chunks (as far back as {@link firstRead} says), caches the index, and queues the older chunks' load. */
 	private async loadNewest(scopeKey: string, head: ArchiveHead, loadKey: string): Promise<ScopeIndex> {
 		const load = () => this.loading.get(loadKey);
 		try {
 			const first = head.first ?? 0;
-			const small = head.count <= SMALL_ARCHIVE.messages;
-			const firstChunks = small ? head.chunks - first : FIRST_CHUNKS;
-			const firstChars = small ? SMALL_ARCHIVE.chars : FIRST_CHARS;
-			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, Math.max(first, head.chunks - firstChunks), head.chunks));
-			// The newest chunks within the characters a first context waits for (the newest one whatever its size).
-			let kept = 0;
-			for (let chars = 0; kept < chunks.length && (kept === 0 || chars < firstChars); kept++) chars += textChars(chunks.at(-1 - kept) ?? []);
+			const read = firstRead(head);
+			const chunks = await this.store.getMany<StoredMessage[]>(chunkKeys(scopeKey, read.from, head.chunks));
+			// The newest chunks within the characters a first context waits for.
+			const kept = newestWithin(chunks, read.chars);
 			const from = head.chunks - kept;
 			const index = indexFor(head);
 			const slices = new Slices();
@@ -218,11 +179,8 @@ export class IndexCache {
 			this.cached.set(scopeKey, entry);
 			this.indexStep(scopeKey, entry);
 			if (from > first) {
-				// Past a few thousand messages the terms take some half of what they take per message in the newest ones (their
-				// posting blocks fill up: 0.40 to 0.52 of it, measured on ordinary and varied chat); ids and texts the same.
-				const perChunk = (index.messageBytes + (index.bytes - index.messageBytes) * 0.5) / Math.max(1, head.chunks - from);
-				const room = this.maxIndexBytes * LOADED_SHARE;
-				this.queue(() => this.rebuild(scopeKey, entry, { first, upTo: from, copyFrom: 0, perChunk, room }));
+				const older = olderChunks(head, first, from, index, this.maxIndexBytes);
+				this.queue(() => this.rebuild(scopeKey, entry, older));
 			}
 			return index;
 		} finally {
@@ -280,15 +238,6 @@ export class IndexCache {
 		// A load that fails leaves the index it would replace served; the next removal or restart loads again.
 		this.background = this.background.then(task).catch(() => undefined);
 	}
-}
-
-/**
- * An empty index for an archive whose head is `head`: one that will hold more than {@link SCANNED_INDEX_MAX} messages keeps
- * postings from the start, since turning a few hundred messages' scanned terms into postings at once (some 8 ms for long
- * messages) would hold the event loop in a single step.
- */
-function indexFor(head: ArchiveHead): ScopeIndex {
-	return head.count > SCANNED_INDEX_MAX ? new ScopeIndex(0) : new ScopeIndex();
 }
 
 /** Heads of the same archive state: the same messages appended, nothing removed since. */
