@@ -10,6 +10,7 @@ export type { MemoryLogger } from './MemoryLogger';
 export type { MemoryCounters } from './stats/EngineStats';
 export { LATENCY_BUCKETS_MS, type LatencyHistogram } from './stats/LatencyRecorder';
 export type { SummarizerCounters } from './summaries/SummarizerCounters';
+export type { WrittenSummary } from './summaries/SummaryWriter';
 export type { SummaryRejection } from './summaries/citations';
 export type { ChatFailureKind } from './summaries/chatCompletions';
 export type { SweepResult } from './maintenance/SweepResult';

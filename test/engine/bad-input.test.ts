@@ -4,7 +4,7 @@
  * safe, documented treatment (README: Guarantees), and nothing already stored is lost.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ContextRequest, MAX_MESSAGE_CHARS, type MemoryTurn, RECORDED_HISTORY_MESSAGES, type TurnMessage } from '../../src';
+import { type ContextRequest, MAX_MESSAGE_CHARS, type MemoryTurn, RECORDED_HISTORY_MESSAGES, type TurnMessage } from '../../src/engine';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { serverScopeKey, userScopeKey } from '../support/store-inspection';

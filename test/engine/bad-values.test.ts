@@ -17,10 +17,9 @@ import {
 	type MemoryEngineOptions,
 	MemoryError,
 	type MemoryTurn,
-	type MessagesChange,
-	turnFromMessages,
-	type TurnFromMessagesInput
-} from '../../src';
+	type MessagesChange
+} from '../../src/engine';
+import { turnFromMessages, type TurnFromMessagesInput } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, GUILD, MAYA, turn } from '../support/turns';

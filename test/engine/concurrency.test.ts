@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { MemoryEngine, type MemoryTurn, tokenCount } from '../../src';
+import { MemoryEngine, type MemoryTurn, tokenCount } from '../../src/engine';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { checkStore, decodeRows, layout, serverScopeKey, SnapshotStore, storeRows, userScopeKey } from '../support/store-inspection';

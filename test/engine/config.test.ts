@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryConfigSchema, MemoryEngine, MemoryEnvironment, resolveConfig } from '../../src';
+import { MemoryConfigSchema, MemoryEngine, MemoryEnvironment, resolveConfig } from '../../src/engine';
 
 describe('GIVEN no environment', () => {
 	it('THEN every setting has the documented default', () => {

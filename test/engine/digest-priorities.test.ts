@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DigestLine, foldIntoDigest, type MemoryTurn } from '../../src';
+import { type DigestLine, foldIntoDigest, type MemoryTurn } from '../../src/engine';
 import { classify, fold, isAcknowledgement } from '../../src/engine/summaries/digest/classify';
 import { DIGEST_TEXT_CHARS } from '../../src/engine/summaries/digest/foldIntoDigest';
 import { backends, TestClock } from '../support/backends';

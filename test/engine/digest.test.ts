@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DigestLine, foldIntoDigest, type MemoryEngine, PrivacyLevel, type StoredMessage } from '../../src';
+import { type DigestLine, foldIntoDigest, type MemoryEngine, PrivacyLevel, type StoredMessage } from '../../src/engine';
 import { classify } from '../../src/engine/summaries/digest/classify';
 import { renderDigest } from '../../src/engine/summaries/digest/renderDigest';
 import { backends, TestClock } from '../support/backends';

@@ -20,7 +20,7 @@ import {
 	type MemoryTurn,
 	MemoryTurnSchema,
 	PrivacyLevel
-} from '../../src';
+} from '../../src/engine';
 import { LATEST_TIME } from '../../src/engine/schemas';
 import { cleanText } from '../../src/engine/format/cleanText';
 import { backends, openEngine, TestClock } from '../support/backends';

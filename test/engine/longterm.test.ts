@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BudgetPolicy, type MemoryEngine, PrivacyLevel } from '../../src';
+import { BudgetPolicy, type MemoryEngine, PrivacyLevel } from '../../src/engine';
 import { LongTermLimits } from '../../src/engine/account/longTerm';
 import { topicSlug } from '../../src/engine/account/topics';
 import type { UserProfile } from '../../src/engine/schemas';

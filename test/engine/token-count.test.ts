@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { tokenCount } from '../../src';
+import { tokenCount } from '../../src/engine';
 import { boundedTokenCount, truncateToTokens } from '../../src/engine/format/tokens';
 
 const trueCount = (text: string) => countTokens(text, { disallowedSpecial: new Set() });

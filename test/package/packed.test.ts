@@ -1,3 +1,4 @@
+import { Extractor, ExtractorConfig, type ExtractorMessage } from '@microsoft/api-extractor';
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,26 @@ describe('GIVEN the package as npm packs it', () => {
 		expect(packed.size).toBeLessThan(170_000);
 		expect(packed.files.filter((file) => /\.map$|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts'))).toEqual([]);
 	});
+
+	// The report is the record of what the package root exports (docs/engine.md, "Public API"): it changes only on purpose.
+	it('THEN its root exports what etc/sapphire-plugin-memory.api.md records, each declaration with its doc comment', () => {
+		const messages: string[] = [];
+		const result = Extractor.invoke(ExtractorConfig.loadFileAndPrepare(join(root, 'api-extractor.json')), {
+			localBuild: false,
+			messageCallback: (message: ExtractorMessage) => {
+				if (message.logLevel === 'error' || message.logLevel === 'warning') messages.push(message.formatMessageWithLocation(root));
+				message.handled = true;
+			}
+		});
+
+		expect(messages, 'API Extractor found problems in the built declarations (an undocumented export fails here)').toEqual([]);
+		expect(
+			result.apiReportChanged,
+			'The package root exports something other than etc/sapphire-plugin-memory.api.md records. If the change is meant, run ' +
+				'`npm run api` and commit the report with it.'
+		).toBe(false);
+		expect(result.succeeded).toBe(true);
+	}, 60_000);
 
 	it('THEN its package.json runs nothing on install, and names the repository, the home page and the optional backends', () => {
 		const manifest = JSON.parse(readFileSync(join(bots.cjs, 'node_modules/sapphire-plugin-memory/package.json'), 'utf8'));

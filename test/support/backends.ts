@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryConfig, MemoryEngine, type MemoryEngineOptions, MemoryEnvironment, type StorageKind } from '../../src';
+import { type MemoryConfig, MemoryEngine, type MemoryEngineOptions, MemoryEnvironment, type StorageKind } from '../../src/engine';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 
 /** A store the engine suite runs against. */

@@ -1,4 +1,4 @@
-import type { StoredMessage } from '../../src';
+import type { StoredMessage } from '../../src/engine';
 
 /** The persona of the digest tests, as a speaker of stored messages. */
 export const SOL = { id: 'sol', name: 'Sol' };

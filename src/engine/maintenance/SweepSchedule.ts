@@ -11,8 +11,11 @@ export const SWEEP_CHECK_MS = 60_000;
 
 /** What the sweeps did, for `memory.stats()`. */
 export interface SweepCounters {
+	/** Sweeps run since the engine opened. */
 	runs: number;
+	/** Sweeps that failed. */
 	failures: number;
+	/** What the last sweep did; null before the first. */
 	last: SweepResult | null;
 }
 

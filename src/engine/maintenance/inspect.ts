@@ -9,6 +9,7 @@ import { type BackgroundSummary, type DigestLine, IdSchema, ServerIdSchema, type
 
 /** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
 export interface ChannelQuery {
+	/** The channel (or thread) to inspect. */
 	channelId: string;
 	/** The channel's server, or null for a DM; left out, the channel's memory wherever it is. */
 	serverId?: string | null;
@@ -25,12 +26,15 @@ export const ChannelQuerySchema = z.object({
 
 /** One live scope of a channel (one persona's memory of it), as an operator sees it. */
 export interface ScopeInspection {
+	/** The scope's key in the store. */
 	key: string;
+	/** A member's own conversation (`user`: in a DM) or the channel's shared one (`server`). */
 	scope: 'user' | 'server';
 	/** `"DM"` for a DM. */
 	serverId: string;
 	/** The member a DM scope belongs to; null for a server scope. */
 	userId: string | null;
+	/** The persona whose memory it is; null for the bot's default persona. */
 	personaId: string | null;
 	/** The short-term entry; null when it expired or is gone (its archive may remain). */
 	entry: {
@@ -48,8 +52,11 @@ export interface ScopeInspection {
 
 /** The live memory of one channel (`sapphire-memory inspect --channel`). */
 export interface ChannelInspection {
+	/** The channel inspected. */
 	channelId: string;
+	/** Its server; null for a DM. */
 	serverId: string | null;
+	/** Its live scopes, one per persona (and, in a DM, per member). */
 	scopes: ScopeInspection[];
 }
 

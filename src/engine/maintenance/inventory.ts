@@ -6,10 +6,13 @@ import { type StorageSize, storageSize } from '../store/storageSize';
 
 /** What the store holds, for operators (`sapphire-memory stats`). */
 export interface StoreInventory {
+	/** Where the store lives. */
 	storage: StorageKind;
+	/** The keyv namespace the keys are in (`MEMORY_STORE_NAMESPACE`). */
 	namespace: string;
 	/** Keys per kind. */
 	keys: Record<KeyKind, number>;
+	/** Keys, every kind together. */
 	totalKeys: number;
 	/** Characters of the keys and of their values as JSON (unsealed): what the data weighs, whatever the backend adds. */
 	dataBytes: number;

@@ -8,10 +8,13 @@ import { type LatencyHistogram, LatencyRecorder } from './LatencyRecorder';
 
 /** Counters an operator can watch (`memory.stats()`). */
 export interface MemoryCounters {
+	/** Turns stored. */
 	turnsRecorded: number;
+	/** Turns skipped, with nothing written, by reason. */
 	turnsSkipped: Record<SkipReason, number>;
 	/** Turns not captured because the store failed (`recordTurn` rejected with `STORE_UNAVAILABLE` or `STORE_FAILURE`). */
 	turnsFailed: number;
+	/** Contexts built. */
 	contextsBuilt: number;
 	/** Contexts the store failed to give (the Sapphire layer then injects an empty one). */
 	contextsFailed: number;

@@ -5,8 +5,11 @@ import type { MemoryStore } from './MemoryStore';
 
 /** What the backend takes on disk: its parts in bytes, their total, and what they are. */
 export interface StorageSize {
+	/** Bytes, every part together. */
 	total: number;
+	/** Bytes of each part, by name (the SQLite file, its write-ahead log; the PostgreSQL table). */
 	parts: Record<string, number>;
+	/** What the figures count, in words. */
 	note: string;
 }
 
