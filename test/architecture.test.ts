@@ -101,6 +101,24 @@ describe('GIVEN the source tree', () => {
 		expect(upward).toEqual([]);
 	});
 
+	it('THEN only the records layer opens the store: nothing outside src/engine/store and src/engine/records imports the store', () => {
+		const outside = files.filter((file) => !under(file, 'src/engine/store') && !under(file, 'src/engine/records'));
+		const breaches = outside.flatMap((file) =>
+			imports
+				.get(file)!
+				.filter((target) => under(target, 'src/engine/store'))
+				.map((target) => `${name(file)} -> ${name(target)}`)
+		);
+		expect(breaches).toEqual([]);
+	});
+
+	it('THEN the key layout is named in at most six files, all in the store or the records layer (everyone else names a record kind of Records)', () => {
+		const naming = files.filter((file) => /\bKeys\.\w+\(/.test(readFileSync(file, 'utf8'))).map(name);
+		expect(naming.length).toBeGreaterThan(0);
+		expect(naming.length).toBeLessThanOrEqual(6);
+		expect(naming.filter((file) => !file.startsWith('src/engine/store/') && !file.startsWith('src/engine/records/'))).toEqual([]);
+	});
+
 	it('THEN no file imports itself back through others (no import circles)', () => {
 		const circles = files.filter((file) => reach(file).has(file)).map(name);
 		expect(circles).toEqual([]);

@@ -8,6 +8,9 @@ import type { CaptureParts } from './capture/CaptureParts';
 import { type MemoryConfig, resolveConfig } from './config';
 import type { ContextParts } from './context/ContextParts';
 import { isOutage } from './errors';
+import { type FileRewriting, OpenRecords } from './records/openRecords';
+import type { RecordStore } from './records/RecordStore';
+import type { Registry } from './records/Registry';
 import { AUTHOR_FLUSH_MS, AuthorIndex } from './ledger/AuthorIndex';
 import { MessageLedger } from './ledger/MessageLedger';
 import { ScopeDirectory } from './ledger/ScopeDirectory';
@@ -19,14 +22,8 @@ import { logStoreHealth, type MemoryLogger } from './MemoryLogger';
 import { SettingsRepository } from './records/SettingsRepository';
 import { EngineStats } from './stats/EngineStats';
 import { keptPastExpiryMs } from './records/grace';
-import { FileRewrites, isRewritableFile } from './store/FileRewrites';
-import { isCheckpointableLog, LogCheckpoints } from './store/LogCheckpoints';
 import { keepTokenizerCompiled } from './format/tokens';
 import { prepareFirstContext } from './context/firstContext';
-import { MemoryStore } from './store/MemoryStore';
-import { Registry } from './records/Registry';
-import { Sealer } from './store/Sealer';
-import { checkSeal } from './store/sealing';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
 import { SummaryWriter } from './summaries/SummaryWriter';
 import { unknownSettings, unknownSettingWarning } from './unknownSettings';
@@ -40,8 +37,6 @@ export class EngineParts {
 	public readonly settings: SettingsRepository;
 	public readonly ledger: MessageLedger;
 	public readonly captures = new CapturesInFlight();
-	/** recordTurn and buildContext running now: the archive's background indexing yields to them. */
-	public readonly replyCalls = new ReplyCalls();
 	public readonly stats: EngineStats;
 	public readonly summaries: SummaryWriter;
 	/** Null unless `MEMORY_LLM_BASE_URL` is set. */
@@ -56,19 +51,21 @@ export class EngineParts {
 	/** Every erasure, and the protocol each runs. */
 	public readonly erasures: Erasures;
 	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
-	public readonly rewrites: FileRewrites;
-	/** Null unless the store is an SQLite file of the default driver. */
-	private readonly logCheckpoints: LogCheckpoints | null;
+	public readonly rewrites: FileRewriting;
+	public readonly store: RecordStore;
 	private readonly stopKeepingTokenizer = keepTokenizerCompiled();
 	private readonly logger: MemoryLogger;
 
 	public constructor(
-		public readonly store: MemoryStore,
+		private readonly opened: OpenRecords,
+		/** recordTurn and buildContext running now: the archive's background indexing and the SQLite log's checkpoints yield to them. */
+		public readonly replyCalls: ReplyCalls,
 		public readonly config: MemoryConfig,
 		public readonly now: () => number,
 		logger: MemoryLogger
 	) {
-		const registry = new Registry(store);
+		const { records: store, registry } = opened;
+		this.store = store;
 		this.registry = registry;
 		const archiveTtlMs = config.archiveRetentionDays * DAY + keptPastExpiryMs(config);
 		const channelArchives = new ChannelArchives(store, archiveTtlMs);
@@ -123,8 +120,7 @@ export class EngineParts {
 		this.context = { store, archive: this.archive, settings, config };
 		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
 		this.logger = logger;
-		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
-		this.rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
+		this.rewrites = opened.rewrites;
 		this.erasures = new Erasures({
 			account: this.account,
 			summarizer: this.summarizer,
@@ -133,11 +129,6 @@ export class EngineParts {
 			now,
 			logger
 		});
-		this.logCheckpoints = isCheckpointableLog(store.keyv.store)
-			? new LogCheckpoints(store.keyv.store, this.replyCalls, (error) => {
-					if (!isOutage(error)) logger.error('[memory] checkpointing the SQLite write-ahead log failed:', error);
-				})
-			: null;
 	}
 
 	/** Stops the sweep timer and the summarizer, waits for writes in flight, flushes what is held in memory, then closes the store. */
@@ -145,7 +136,7 @@ export class EngineParts {
 		await this.sweeps.stop();
 		// Before the store goes: the worker reads and writes it.
 		await this.summarizer?.close();
-		while (this.store.lock.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+		while (this.store.busy > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		this.archive.clearCache();
 		// Loads of older messages find their index gone and stop: none reads the store once it is closed.
 		await this.archive.indexingIdle();
@@ -153,11 +144,8 @@ export class EngineParts {
 		// A store that is down loses the counts, not the close.
 		await this.ledger.authors.flush().catch(() => undefined);
 		this.ledger.authors.stop();
-		await this.registry.settled();
-		await this.rewrites.close().catch((error: unknown) => this.logger.error('[memory] rewriting the SQLite file failed:', error));
-		await this.logCheckpoints?.stop();
 		this.stopKeepingTokenizer();
-		await this.store.close();
+		await this.opened.close(this.logger);
 	}
 
 	/** Resolves the configuration, opens the store and wires the parts. */
@@ -166,24 +154,18 @@ export class EngineParts {
 		// Before the settings are read: a misspelt variable may be why a setting is refused or a default used.
 		for (const unknown of unknownSettings(options.env ?? process.env)) logger.warn(unknownSettingWarning(unknown));
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
-		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
-		const sealer = Sealer.fromConfig(config);
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
-		let sealedNow: number;
-		try {
-			sealedNow = await checkSeal(store, (message) => logger.warn(message));
-		} catch (error) {
-			await store.close().catch(() => undefined);
-			throw error;
-		}
-		store.health.onChange(options.onStoreHealth ?? logStoreHealth(logger));
-		store.damaged.onDamaged((key, reason) =>
-			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
-		);
+		const replyCalls = new ReplyCalls();
+		const opened = await OpenRecords.open({
+			config,
+			keyv: options.keyv,
+			logger,
+			onStoreHealth: options.onStoreHealth ?? logStoreHealth(logger),
+			replyCalls
+		});
 		prepareFirstContext();
-		const parts = new EngineParts(store, config, options.now ?? Date.now, logger);
+		const parts = new EngineParts(opened, replyCalls, config, options.now ?? Date.now, logger);
 		// Values sealed at start-up were plain: no page of an SQLite file keeps them.
-		if (sealedNow > 0) await parts.erasures.forgotten('now');
+		if (opened.sealedNow > 0) await parts.erasures.forgotten('now');
 		return parts;
 	}
 }

@@ -9,7 +9,7 @@ import { buildContext } from './context/buildContext';
 import { EngineParts } from './EngineParts';
 import { MemoryError } from './errors';
 import { type ChannelInspection, type ChannelQuery, ChannelQuerySchema, inspectChannel } from './maintenance/inspect';
-import { type StoreInventory, takeInventory } from './maintenance/inventory';
+import { type StoreInventory, takeInventory } from './records/inventory';
 import type { SweepResult } from './maintenance/SweepResult';
 import { checkEngineOptions, type MemoryEngineOptions } from './MemoryEngineOptions';
 import {
@@ -46,7 +46,7 @@ import type { MemoryCounters } from './stats/EngineStats';
 import type { WrittenSummary } from './summaries/SummaryWriter';
 import type { ServerPurge } from './ledger/forgetServer';
 import type { MemberErasure } from './ledger/forgetMember';
-import type { ResealResult } from './store/sealing';
+import type { ResealResult } from './records/RecordStore';
 
 /**
  * Conversation memory for persona bots: capture each turn, hand back a token-budgeted context. The front

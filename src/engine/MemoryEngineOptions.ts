@@ -3,7 +3,7 @@ import type { MemoryConfig } from './config';
 import { MemoryError } from './errors';
 import { shownValue } from './schemas/shownValue';
 import type { MemoryLogger } from './MemoryLogger';
-import type { StoreHealthChange } from './store/StoreHealth';
+import type { StoreHealthChange } from './schemas/storeHealth';
 
 /** Options of {@link MemoryEngine.open}; every field is optional. */
 export interface MemoryEngineOptions {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_CONTEXT_TOKEN_BUDGET } from './schemas/context';
-import { isEncryptionKey, splitKeys } from './store/Sealer';
+import { isEncryptionKey, splitKeys } from './schemas/encryptionKeys';
 
 // The settings table, alone: how the settings are merged and checked together lives in config.ts.
 

@@ -1,4 +1,4 @@
-import type { StoreHealthChange } from './store/StoreHealth';
+import type { StoreHealthChange } from './schemas/storeHealth';
 
 /** Where the engine logs; `console` fits, and so does Sapphire's `container.logger`. */
 export interface MemoryLogger {

@@ -2,6 +2,7 @@
  * Background indexing waits, before each of its slices, for a moment no reply's call (recordTurn, buildContext) runs,
  * and no longer than its longest wait (ReplyCalls). The clock is Vitest's: these tests advance it, so they time nothing.
  */
+import { RecordStore } from '../../src/engine/records/RecordStore';
 import Keyv from 'keyv';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Archive } from '../../src/engine/archive/Archive';
@@ -126,7 +127,7 @@ describe('GIVEN a channel’s index cached AND a reply’s call running', () => 
 	async function cachedArchive() {
 		const store = await MemoryStore.open({ storeUrl: 'memory:', namespace: 'memory', keyv: new Keyv({ store: new Map() }) });
 		const calls = new ReplyCalls();
-		const archive = new Archive(store, { retentionMs: 30 * DAY, replyCalls: calls });
+		const archive = new Archive(new RecordStore(store), { retentionMs: 30 * DAY, replyCalls: calls });
 		await archive.append(SCOPE, [message(0, 40)], NOW);
 		const index = (await archive.open(SCOPE))!;
 		return { archive, calls, index };

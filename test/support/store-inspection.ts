@@ -9,6 +9,7 @@
  * The engine's own modules only, never the package root: shard and crash child processes load this
  * without discord.js.
  */
+import { RecordStore } from '../../src/engine/records/RecordStore';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -174,7 +175,7 @@ export class ScopeArchive {
 	/** Every message the archive stores, oldest first, read straight from the chunks its head names. */
 	public messages(): Promise<StoredMessage[]> {
 		if (!this.store) throw new Error(`${this.scopeKey}: named without a store, its archive cannot be read`);
-		return new Archive(this.store, { retentionMs: 30 * DAY }).read(this.scopeKey);
+		return new Archive(new RecordStore(this.store), { retentionMs: 30 * DAY }).read(this.scopeKey);
 	}
 }
 

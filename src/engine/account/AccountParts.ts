@@ -1,11 +1,11 @@
 import type { MemoryConfig } from '../config';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../records/SettingsRepository';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 
 /** What the `/session` operations work with: the ledger that knows every copy, the settings, and a way to wait for captures. */
 export interface AccountParts {
-	store: MemoryStore;
+	store: RecordStore;
 	config: MemoryConfig;
 	ledger: MessageLedger;
 	settings: SettingsRepository;

@@ -19,8 +19,8 @@ import {
 import type { SummarizerCounters } from '../summaries/SummarizerCounters';
 import type { BackgroundSummarizer } from '../summaries/BackgroundSummarizer';
 import { messagesChanged } from '../summaries/staleness';
-import type { FileRewrites } from '../store/FileRewrites';
-import { reseal, type ResealResult } from '../store/sealing';
+import type { FileRewriting } from '../records/openRecords';
+import type { ResealResult } from '../records/RecordStore';
 import type { AccountParts } from './AccountParts';
 import { clearAll, clearShortTerm, forgetMemberIn } from './erasure';
 import { eraseLongTerm } from './longTerm';
@@ -32,7 +32,7 @@ export interface ErasureParts {
 	account: AccountParts;
 	summarizer: BackgroundSummarizer | null;
 	summarizerCounters: SummarizerCounters;
-	rewrites: FileRewrites;
+	rewrites: FileRewriting;
 	now: () => number;
 	logger: MemoryLogger;
 }
@@ -117,7 +117,7 @@ export class Erasures {
 
 	/** The store sealed again with the current key: afterwards no page of an SQLite file keeps a value as it was. */
 	public async reseal(): Promise<ResealResult> {
-		const result = await reseal(this.parts.account.store);
+		const result = await this.parts.account.store.reseal();
 		await this.forgotten('now');
 		return result;
 	}

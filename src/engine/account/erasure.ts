@@ -1,6 +1,6 @@
 import type { MemberErasure } from '../ledger/forgetMember';
 import type { ClearAllResult, ClearShortTermResult } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import type { AccountParts } from './AccountParts';
 import { eraseLongTerm } from './longTerm';
 
@@ -38,7 +38,7 @@ export async function clearAll(parts: AccountParts, userId: string, now: number)
  * (no settings, no directory, no author index) is not recorded at all: null.
  */
 export async function forgetMemberIn(parts: AccountParts, userId: string, serverId: string, now: number): Promise<MemberErasure | null> {
-	const known = await parts.store.getMany<unknown>([Keys.userSettings(userId), Keys.userIndex(userId), Keys.authorIndex(userId)]);
+	const known = await parts.store.getMany<unknown>([Records.userSettings(userId), Records.userDirectory(userId), Records.authors(userId)]);
 	if (known.every((value) => value === undefined)) return null;
 	await parts.settings.setLeftServer(userId, serverId, now);
 	await parts.settled();

@@ -1,7 +1,7 @@
 import { carriesWordsOf } from '../privacy/voices';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
 import type { ExportedEntry, ExportedMessage, ShortTermEntry, StoredMessage, StoredTopics, UserExport, UserProfile } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { parseScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import type { AccountParts } from './AccountParts';
@@ -35,7 +35,7 @@ export async function exportUser(parts: AccountParts, userId: string, now: numbe
 	const [settings, scopes, [profile, topics]] = await Promise.all([
 		parts.settings.user(userId),
 		ledger.memberScopes(userId),
-		store.getMany<unknown>([Keys.profile(userId), Keys.topics(userId)]) as Promise<[UserProfile?, StoredTopics?]>
+		store.getMany<unknown>([Records.profile(userId), Records.topics(userId)]) as Promise<[UserProfile?, StoredTopics?]>
 	]);
 	// Their words, and the personas' replies to their turns; in a guild, nothing answering anyone else.
 	const mine = (message: StoredMessage) => carriesWordsOf(message, userId);
@@ -43,7 +43,7 @@ export async function exportUser(parts: AccountParts, userId: string, now: numbe
 	// A DM is the user's alone: every persona line there, and a member message with no author, is theirs.
 	const inDm = (message: StoredMessage) => mine(message) || message.role === 'persona' || !message.authorId;
 
-	const own = (await store.getMany<ShortTermEntry>(scopes.own)).flatMap((entry): ExportedEntry[] => {
+	const own = (await store.getMany(scopes.own.map(Records.entry))).flatMap((entry): ExportedEntry[] => {
 		if (!entry || isExpired(entry, config, now)) return [];
 		const dm = entry.serverId === DM_SERVER_ID;
 		return [
@@ -61,7 +61,7 @@ export async function exportUser(parts: AccountParts, userId: string, now: numbe
 		];
 	});
 
-	const sharedShortTerm = (await store.getMany<ShortTermEntry>(scopes.shared)).flatMap((entry) =>
+	const sharedShortTerm = (await store.getMany(scopes.shared.map(Records.entry))).flatMap((entry) =>
 		entry && !isExpired(entry, config, now) ? entry.messages.filter(mine).map((message) => exported(message, entry)) : []
 	);
 

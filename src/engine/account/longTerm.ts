@@ -1,8 +1,8 @@
 import { MemoryError } from '../errors';
 import type { SettingsRepository } from '../records/SettingsRepository';
 import { PrivacyLevel, type StoredTopics, type UserProfile } from '../schemas';
-import { Keys } from '../store/keys';
-import type { MemoryStore } from '../store/MemoryStore';
+import { Records } from '../records/Records';
+import type { RecordStore } from '../records/RecordStore';
 
 /** How much long-term memory one user may keep. */
 export const LongTermLimits = {
@@ -21,7 +21,7 @@ export const LongTermLimits = {
 
 /** What long-term memory needs from the engine. */
 export interface LongTermDependencies {
-	store: MemoryStore;
+	store: RecordStore;
 	settings: SettingsRepository;
 }
 
@@ -45,9 +45,9 @@ export async function allowed(settings: SettingsRepository, userId: string): Pro
 }
 
 /** Deletes the user's profile and topics (erasure, or a switch to PARTIAL or FULL). */
-export async function eraseLongTerm(store: MemoryStore, userId: string): Promise<{ profileDeleted: boolean; topicsDeleted: number }> {
-	const keys = [Keys.profile(userId), Keys.topics(userId)];
-	return store.lock.runAll(keys, async () => {
+export async function eraseLongTerm(store: RecordStore, userId: string): Promise<{ profileDeleted: boolean; topicsDeleted: number }> {
+	const keys = [Records.profile(userId), Records.topics(userId)];
+	return store.locked(keys, async () => {
 		const read = await store.getManyChecked<unknown>(keys);
 		const [profile, topics] = read.map(({ value }) => value) as [UserProfile | undefined, StoredTopics | undefined];
 		// A row that cannot be read goes too: it may hold anything of theirs.

@@ -1,12 +1,12 @@
 import { parseInput, type ProfilePatch, ProfilePatchSchema, type UserProfile } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { collapsedText } from '../format/cleanText';
 import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
 /** The user's profile; null when there is none (always for PARTIAL and FULL users). */
 export async function getProfile(deps: LongTermDependencies, userId: string): Promise<UserProfile | null> {
 	if (!(await allowed(deps.settings, userId))) return null;
-	return (await deps.store.get<UserProfile>(Keys.profile(userId))) ?? null;
+	return (await deps.store.get<UserProfile>(Records.profile(userId))) ?? null;
 }
 
 /**
@@ -47,9 +47,9 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
 		return clean;
 	});
 
-	const key = Keys.profile(userId);
+	const key = Records.profile(userId);
 	// The privacy check runs under the key's lock, so a switch to PARTIAL (which deletes under it too) always wins.
-	return deps.store.lock.run(key, async () => {
+	return deps.store.locked([key], async () => {
 		await assertAllowed(deps.settings, userId);
 		const current = await deps.store.get<UserProfile>(key);
 		const next: UserProfile = {

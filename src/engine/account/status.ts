@@ -1,7 +1,7 @@
 import { heldChunks } from '../archive/Archive';
 import { entryLifetimeMs, isEntryOf, isExpired } from '../ledger/entries';
-import type { ArchiveHead, Listings, MemoryStatus, ShortTermEntry, StatusLocation, StoredTopics, UserProfile } from '../schemas';
-import { Keys } from '../store/keys';
+import type { ArchiveHead, MemoryStatus, ShortTermEntry, StatusLocation } from '../schemas';
+import { Records } from '../records/Records';
 import { conversationKeys } from '../records/scopes';
 import type { AccountParts } from './AccountParts';
 
@@ -11,17 +11,16 @@ export async function status(parts: AccountParts, userId: string, where: StatusL
 	// Without a persona, "this channel" is every persona's memory of it, found through the directories.
 	const anyPersona = where !== undefined && where.personaId === undefined;
 	const liveKey = where && !anyPersona ? conversationKeys({ userId, ...where }, where.personaId).liveKey : undefined;
-	const serverIndex = anyPersona && where.serverId !== null ? [Keys.serverIndex(where.serverId)] : [];
 	const [settings, authored, [listings, profile, topics, entry, channelListings]] = await Promise.all([
 		parts.settings.user(userId),
 		ledger.authors.listings(userId),
-		store.getMany<unknown>([
-			Keys.userIndex(userId),
-			Keys.profile(userId),
-			Keys.topics(userId),
-			liveKey ?? Keys.userIndex(userId),
-			...serverIndex
-		]) as Promise<[Listings?, UserProfile?, StoredTopics?, ShortTermEntry?, Listings?]>
+		store.read([
+			Records.userDirectory(userId),
+			Records.profile(userId),
+			Records.topics(userId),
+			liveKey ?? null,
+			anyPersona && where.serverId !== null ? Records.serverDirectory(where.serverId) : null
+		] as const)
 	]);
 	let entries = liveKey && entry ? [entry] : [];
 	if (anyPersona) {
@@ -29,11 +28,11 @@ export async function status(parts: AccountParts, userId: string, where: StatusL
 		const keys = Object.values((where.serverId === null ? listings : channelListings) ?? {})
 			.filter((listing) => listing.channelId === where.channelId && listing.scope === scope && listing.expiresAt > now)
 			.map((listing) => listing.key);
-		entries = (await store.getMany<ShortTermEntry>(keys)).filter((value): value is ShortTermEntry => value !== undefined);
+		entries = (await store.getMany(keys.map(Records.entry))).filter((value): value is ShortTermEntry => value !== undefined);
 	}
 	// Counts of archives that are gone (expired, or wiped by a moderator) no longer count.
 	const archived = Object.entries(authored).filter(([, listing]) => listing.count > 0);
-	const heads = await store.getMany<ArchiveHead>(archived.map(([key]) => Keys.archiveHead(key)));
+	const heads = await store.getMany<ArchiveHead>(archived.map(([key]) => Records.archiveHead(key)));
 	const archivedMessages = archived.reduce((sum, [, listing], index) => sum + (heldChunks(heads[index]) > 0 ? listing.count : 0), 0);
 	// A channel id names one channel: a member scope of the same id in another server (or a DM) is not this channel's.
 	const live = entries.filter((value) => !isExpired(value, config, now) && isEntryOf(value, where!));

@@ -1,5 +1,5 @@
 import type { StoredTopics, TopicListing, TopicNote } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { cleanText, collapsedText } from '../format/cleanText';
 import { allowed, assertAllowed, invalid, type LongTermDependencies, LongTermLimits } from './longTerm';
 
@@ -33,8 +33,8 @@ export async function saveTopic(deps: LongTermDependencies, userId: string, titl
 	if (cleanNote.length === 0 || cleanNote.length > LongTermLimits.topicNoteChars)
 		throw invalid(`A topic note is at most ${LongTermLimits.topicNoteChars} characters (and not empty); got ${cleanNote.length}.`);
 
-	const key = Keys.topics(userId);
-	return deps.store.lock.run(key, async () => {
+	const key = Records.topics(userId);
+	return deps.store.locked([key], async () => {
 		await assertAllowed(deps.settings, userId);
 		const topics = { ...(await deps.store.get<StoredTopics>(key)) };
 		if (!(slug in topics) && Object.keys(topics).length >= LongTermLimits.topics)
@@ -48,7 +48,7 @@ export async function saveTopic(deps: LongTermDependencies, userId: string, titl
 /** The user's topics, newest first; empty for PARTIAL and FULL users. */
 export async function listTopics(deps: LongTermDependencies, userId: string): Promise<TopicListing[]> {
 	if (!(await allowed(deps.settings, userId))) return [];
-	const topics = (await deps.store.get<StoredTopics>(Keys.topics(userId))) ?? {};
+	const topics = (await deps.store.get<StoredTopics>(Records.topics(userId))) ?? {};
 	return Object.entries(topics)
 		.map(([slug, { title, updatedAt }]) => ({ slug, title, updatedAt }))
 		.sort((a, b) => b.updatedAt - a.updatedAt || (a.slug < b.slug ? -1 : 1));
@@ -58,7 +58,7 @@ export async function listTopics(deps: LongTermDependencies, userId: string): Pr
 export async function getTopic(deps: LongTermDependencies, userId: string, slugOrTitle: unknown): Promise<TopicNote | null> {
 	const slug = slugOf(slugOrTitle);
 	if (!slug || !(await allowed(deps.settings, userId))) return null;
-	const topic = (await deps.store.get<StoredTopics>(Keys.topics(userId)))?.[slug];
+	const topic = (await deps.store.get<StoredTopics>(Records.topics(userId)))?.[slug];
 	return topic ? { slug, ...topic } : null;
 }
 
@@ -67,7 +67,7 @@ export async function forgetTopic(deps: LongTermDependencies, userId: string, sl
 	const slug = slugOf(slugOrTitle);
 	if (!slug) return false;
 	let found = false;
-	await deps.store.update<StoredTopics>(Keys.topics(userId), (current) => {
+	await deps.store.update<StoredTopics>(Records.topics(userId), (current) => {
 		if (!current || !(slug in current)) return null;
 		found = true;
 		const { [slug]: _forgotten, ...rest } = current;

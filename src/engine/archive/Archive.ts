@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import type { ChannelArchives } from './ChannelArchives';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import type { Registry } from '../records/Registry';
 import { IndexCache } from './IndexCache';
 import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore, RecordWrite } from '../records/RecordStore';
 import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
@@ -54,16 +54,16 @@ export function heldChunks(head: ArchiveHead | null | undefined): number {
 }
 
 /** The chunk keys a head names, oldest first. */
-export function chunkKeys(scopeKey: string, head: ArchiveHead): string[] {
+export function chunkKeys(scopeKey: string, head: ArchiveHead): RecordKey<StoredMessage[]>[] {
 	const first = head.first ?? 0;
-	return Array.from({ length: heldChunks(head) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
+	return Array.from({ length: heldChunks(head) }, (_, offset) => Records.archiveChunk(scopeKey, first + offset));
 }
 
 /** An append read and planned by {@link Archive.prepare}: the messages it stores, and the write. */
 export interface PendingAppend {
 	fresh: StoredMessage[];
 	/** The chunk, markers and head to write, as one batch. */
-	writes: { key: string; value: unknown; ttlMs: number }[];
+	writes: RecordWrite[];
 	/** Lists the archive for the sweep: call it before the writes. */
 	register: () => Promise<void>;
 	/** Tells the archive the writes landed (its cached index and tail follow). */
@@ -90,7 +90,7 @@ export class Archive {
 	private readonly channels: ChannelArchives | undefined;
 
 	public constructor(
-		public readonly store: MemoryStore,
+		public readonly store: RecordStore,
 		options: ArchiveOptions
 	) {
 		this.indexes = new IndexCache(store, options.maxCachedBytes ?? 32 * 2 ** 20, options.replyCalls ?? new ReplyCalls());
@@ -119,9 +119,9 @@ export class Archive {
 	 * The keys {@link Archive.prepare} reads for `messages`: the head, then one marker per message.
 	 * A caller may read them with its own keys in one round trip and pass the values to `prepare`.
 	 */
-	public keysToRead(scopeKey: string, messages: readonly StoredMessage[], now: number): string[] {
+	public keysToRead(scopeKey: string, messages: readonly StoredMessage[], now: number): RecordKey<unknown>[] {
 		const unique = this.candidates(messages, now);
-		return unique.length === 0 ? [] : [Keys.archiveHead(scopeKey), ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))];
+		return unique.length === 0 ? [] : [Records.archiveHead(scopeKey), ...unique.map((message) => Records.archiveMarker(scopeKey, message.id))];
 	}
 
 	/**
@@ -148,8 +148,9 @@ export class Archive {
 		const unique = this.candidates(messages, now);
 		if (unique.length === 0) return nothing;
 
-		const headKey = Keys.archiveHead(scopeKey);
-		const values = read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Keys.archiveMarker(scopeKey, message.id))]));
+		const headKey = Records.archiveHead(scopeKey);
+		const values =
+			read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Records.archiveMarker(scopeKey, message.id))]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
 		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
 		// A message an edit took out is archived again, with its new text (see ArchiveMarker).
@@ -162,15 +163,15 @@ export class Archive {
 		const last = Math.max(first, head.chunks - 1);
 		const chunk = head.chunks > first ? await this.tailChunk(scopeKey, head, last) : [];
 		const ttlMs = this.keyTtlMs;
-		const writes: { key: string; value: unknown; ttlMs: number }[] = [];
+		const writes: RecordWrite[] = [];
 		const chunks = intoChunks(fresh, chunk);
 		chunks.forEach((value, offset) => {
 			// A tail already full is left as it is.
-			if (offset > 0 || value.length > chunk.length) writes.push({ key: Keys.archiveChunk(scopeKey, last + offset), value, ttlMs });
+			if (offset > 0 || value.length > chunk.length) writes.push({ key: Records.archiveChunk(scopeKey, last + offset), value, ttlMs });
 		});
 		const current = chunks.at(-1)!;
 		const chunkIndex = last + chunks.length - 1;
-		for (const message of fresh) writes.push({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.archived, ttlMs });
+		for (const message of fresh) writes.push({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.archived, ttlMs });
 		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
@@ -201,7 +202,7 @@ export class Archive {
 	 */
 	public async open(scopeKey: string, knownHead?: ArchiveHead | null): Promise<ScopeIndex | null> {
 		if (this.disabled) return null;
-		const head = knownHead === undefined ? ((await this.store.get<ArchiveHead>(Keys.archiveHead(scopeKey))) ?? null) : knownHead;
+		const head = knownHead === undefined ? ((await this.store.get<ArchiveHead>(Records.archiveHead(scopeKey))) ?? null) : knownHead;
 		if (!head || heldChunks(head) === 0) return null;
 		return this.indexes.open(scopeKey, head);
 	}
@@ -219,7 +220,7 @@ export class Archive {
 
 	/** {@link read} of several archives, in two round trips whatever their number: their heads, then their chunks. */
 	public async readMany(scopeKeys: readonly string[]): Promise<StoredMessage[][]> {
-		const heads = await this.store.getMany<ArchiveHead>(scopeKeys.map((key) => Keys.archiveHead(key)));
+		const heads = await this.store.getMany<ArchiveHead>(scopeKeys.map((key) => Records.archiveHead(key)));
 		const keysOf = scopeKeys.map((scopeKey, index) => (heads[index] ? chunkKeys(scopeKey, heads[index]) : []));
 		const chunks = await this.store.getMany<StoredMessage[]>(keysOf.flat());
 		let at = 0;
@@ -256,6 +257,6 @@ export class Archive {
 			(tail.head.first ?? 0) === (head.first ?? 0)
 		)
 			return tail.chunk;
-		return (await this.store.get<StoredMessage[]>(Keys.archiveChunk(scopeKey, last))) ?? [];
+		return (await this.store.get<StoredMessage[]>(Records.archiveChunk(scopeKey, last))) ?? [];
 	}
 }

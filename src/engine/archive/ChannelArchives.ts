@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { ChannelArchiveListings } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { liveScopeChannel } from '../records/scopes';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 
 /**
  * How often this process lists an archive under its channel again while it appends to it: each write
@@ -20,7 +20,7 @@ export class ChannelArchives {
 	private readonly listed = new LRUCache<string, number>({ max: 25_000 });
 
 	public constructor(
-		private readonly store: MemoryStore,
+		private readonly store: RecordStore,
 		/** How long an archive key lives after its last write. */
 		private readonly archiveTtlMs: number
 	) {}
@@ -30,7 +30,7 @@ export class ChannelArchives {
 		const channel = liveScopeChannel(scopeKey);
 		const last = this.listed.get(scopeKey);
 		if (!channel || (last !== undefined && now - last < RELIST_MS)) return;
-		await this.store.update<ChannelArchiveListings>(Keys.channelArchives(channel.serverId, channel.channelId), (current) => ({
+		await this.store.update<ChannelArchiveListings>(Records.channelArchives(channel.serverId, channel.channelId), (current) => ({
 			value: { ...current, [scopeKey]: now },
 			ttlMs: this.archiveTtlMs + RELIST_MS
 		}));
@@ -44,7 +44,7 @@ export class ChannelArchives {
 
 	/** {@link of} for several channels of one server, read together. */
 	public async ofChannels(serverId: string, channelIds: readonly string[]): Promise<string[]> {
-		const lists = await this.store.getMany<ChannelArchiveListings>(channelIds.map((channelId) => Keys.channelArchives(serverId, channelId)));
+		const lists = await this.store.getMany<ChannelArchiveListings>(channelIds.map((channelId) => Records.channelArchives(serverId, channelId)));
 		return lists.flatMap((list) => Object.keys(list ?? {}));
 	}
 
@@ -53,7 +53,7 @@ export class ChannelArchives {
 		const channel = liveScopeChannel(scopeKey);
 		if (!channel) return;
 		this.listed.delete(scopeKey);
-		await this.store.update<ChannelArchiveListings>(Keys.channelArchives(channel.serverId, channel.channelId), (current) => {
+		await this.store.update<ChannelArchiveListings>(Records.channelArchives(channel.serverId, channel.channelId), (current) => {
 			if (!current || !(scopeKey in current)) return null;
 			const { [scopeKey]: _gone, ...rest } = current;
 			return Object.keys(rest).length === 0 ? 'delete' : { value: rest, ttlMs: this.archiveTtlMs + RELIST_MS };
@@ -68,6 +68,6 @@ export class ChannelArchives {
 			const channel = liveScopeChannel(key);
 			if (channel?.serverId === serverId && channels.has(channel.channelId)) this.listed.delete(key);
 		}
-		await this.store.delete(channelIds.map((channelId) => Keys.channelArchives(serverId, channelId)));
+		await this.store.delete(channelIds.map((channelId) => Records.channelArchives(serverId, channelId)));
 	}
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ArchiveHead, StoredMessage } from '../schemas';
-import { Keys } from '../store/keys';
-import type { MemoryStore } from '../store/MemoryStore';
+import { type RecordKey, Records } from '../records/Records';
+import type { RecordStore } from '../records/RecordStore';
 import type { ScopeIndex } from './ScopeIndex';
 import { FIRST_CHUNKS, firstRead, indexFor, MAX_INDEX_SHARE, newestWithin, olderChunks, type Rebuild, trimmed } from './indexExtent';
 import { Slices, STEP } from './IndexSlices';
@@ -52,7 +52,7 @@ export class IndexCache {
 	private readonly maxIndexBytes: number;
 
 	public constructor(
-		private readonly store: MemoryStore,
+		private readonly store: RecordStore,
 		maxBytes: number,
 		private readonly replyCalls: ReplyCalls
 	) {
@@ -245,6 +245,6 @@ function sameHead(a: ArchiveHead, b: ArchiveHead): boolean {
 	return a.count === b.count && a.epoch === b.epoch;
 }
 
-function chunkKeys(scopeKey: string, from: number, to: number): string[] {
-	return Array.from({ length: Math.max(0, to - from) }, (_, offset) => Keys.archiveChunk(scopeKey, from + offset));
+function chunkKeys(scopeKey: string, from: number, to: number): RecordKey<StoredMessage[]>[] {
+	return Array.from({ length: Math.max(0, to - from) }, (_, offset) => Records.archiveChunk(scopeKey, from + offset));
 }

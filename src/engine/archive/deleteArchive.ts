@@ -1,5 +1,5 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import { type Archive, chunkKeys } from './Archive';
 
 /** Keys per delete call: one call of a few thousand keys is one statement on every backend (SQLite's json_each, PostgreSQL's `ANY`, Redis' `DEL`). */
@@ -19,15 +19,15 @@ export async function deleteArchive(archive: Archive, scopeKey: string): Promise
  */
 export async function deleteArchives(archive: Archive, scopeKeys: readonly string[]): Promise<StoredMessage[][]> {
 	const { store } = archive;
-	const headsAndTombstones = await store.getMany<unknown>(scopeKeys.flatMap((key) => [Keys.archiveHead(key), Keys.archiveTombstones(key)]));
-	const keysOf: string[][] = [];
+	const headsAndTombstones = await store.getMany<unknown>(scopeKeys.flatMap((key) => [Records.archiveHead(key), Records.archiveTombstones(key)]));
+	const keysOf: RecordKey<StoredMessage[]>[][] = [];
 	for (const [index, scopeKey] of scopeKeys.entries()) {
 		archive.forgetCached(scopeKey);
 		const head = headsAndTombstones[index * 2] as ArchiveHead | undefined;
 		keysOf.push(head ? chunkKeys(scopeKey, head) : await chunksWithoutHead(archive, scopeKey));
 	}
 	const chunks = await store.getMany<StoredMessage[]>(keysOf.flat());
-	const doomed: string[] = [];
+	const doomed: RecordKey<unknown>[] = [];
 	const held: StoredMessage[][] = [];
 	let at = 0;
 	for (const [index, scopeKey] of scopeKeys.entries()) {
@@ -35,7 +35,12 @@ export async function deleteArchives(archive: Archive, scopeKeys: readonly strin
 		const messages = chunks.slice(at, (at += keys.length)).flatMap((chunk) => chunk ?? []);
 		const tombstones = headsAndTombstones[index * 2 + 1] as Tombstones | undefined;
 		const ids = [...messages.map((message) => message.id), ...Object.keys(tombstones ?? {})];
-		doomed.push(...keys, ...ids.map((id) => Keys.archiveMarker(scopeKey, id)), Keys.archiveTombstones(scopeKey), Keys.archiveHead(scopeKey));
+		doomed.push(
+			...keys,
+			...ids.map((id) => Records.archiveMarker(scopeKey, id)),
+			Records.archiveTombstones(scopeKey),
+			Records.archiveHead(scopeKey)
+		);
 		held.push(messages);
 	}
 	for (let from = 0; from < doomed.length; from += KEYS_PER_DELETE) await store.delete(doomed.slice(from, from + KEYS_PER_DELETE));
@@ -43,10 +48,10 @@ export async function deleteArchives(archive: Archive, scopeKeys: readonly strin
 }
 
 /** The chunk keys of an archive whose head is missing or cannot be read: looked for from the first, 16 at a time, until 16 in a row are gone. */
-async function chunksWithoutHead(archive: Archive, scopeKey: string): Promise<string[]> {
-	const found: string[] = [];
+async function chunksWithoutHead(archive: Archive, scopeKey: string): Promise<RecordKey<StoredMessage[]>[]> {
+	const found: RecordKey<StoredMessage[]>[] = [];
 	for (let first = 0; ; first += 16) {
-		const keys = Array.from({ length: 16 }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
+		const keys = Array.from({ length: 16 }, (_, offset) => Records.archiveChunk(scopeKey, first + offset));
 		const chunks = await archive.store.getManyChecked<StoredMessage[]>(keys);
 		const here = keys.filter((_, index) => chunks[index]!.value !== undefined || chunks[index]!.damaged);
 		if (here.length === 0) return found;

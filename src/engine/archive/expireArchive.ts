@@ -1,5 +1,5 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import type { Archive } from './Archive';
 
 /** What {@link expireArchive} deleted. */
@@ -24,22 +24,22 @@ export interface ArchiveExpiry {
  * Callers hold the scope's head lock, as capture appends under it.
  */
 export async function expireArchive(archive: Archive, scopeKey: string, before: number): Promise<ArchiveExpiry> {
-	const headKey = Keys.archiveHead(scopeKey);
-	const tombstonesKey = Keys.archiveTombstones(scopeKey);
+	const headKey = Records.archiveHead(scopeKey);
+	const tombstonesKey = Records.archiveTombstones(scopeKey);
 	const [head, tombstones] = (await archive.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
 	const expiry: ArchiveExpiry = { chunks: 0, messages: 0, markers: 0, emptied: false, gone: false, floor: null, authors: {} };
-	const doomed: string[] = [];
+	const doomed: RecordKey<unknown>[] = [];
 	let first = head?.first ?? 0;
 	const end = head?.chunks ?? 0;
 	// Chunks are read a few at a time: most sweeps stop at the first one.
 	scan: while (first < end) {
-		const keys = Array.from({ length: Math.min(4, end - first) }, (_, offset) => Keys.archiveChunk(scopeKey, first + offset));
+		const keys = Array.from({ length: Math.min(4, end - first) }, (_, offset) => Records.archiveChunk(scopeKey, first + offset));
 		for (const [index, chunk] of (await archive.store.getMany<StoredMessage[]>(keys)).entries()) {
 			if (chunk && chunk.length > 0 && Math.max(...chunk.map((message) => message.ts)) >= before) {
 				expiry.floor = Math.min(...chunk.map((message) => message.ts));
 				break scan;
 			}
-			doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Keys.archiveMarker(scopeKey, message.id)));
+			doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Records.archiveMarker(scopeKey, message.id)));
 			for (const message of chunk ?? [])
 				if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
 			expiry.chunks++;
@@ -51,7 +51,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	const left: Tombstones = {};
 	for (const [id, ts] of Object.entries(tombstones ?? {})) {
 		if (ts >= before) left[id] = ts;
-		else doomed.push(Keys.archiveMarker(scopeKey, id));
+		else doomed.push(Records.archiveMarker(scopeKey, id));
 	}
 	const buried = Object.keys(tombstones ?? {}).length - Object.keys(left).length;
 	expiry.markers += buried;

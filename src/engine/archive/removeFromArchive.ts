@@ -1,6 +1,6 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { Keys } from '../store/keys';
-import type { StoreWrite } from '../store/MemoryStore';
+import { type RecordKey, Records } from '../records/Records';
+import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys, intoChunks } from './Archive';
 import { deleteArchive } from './deleteArchive';
 
@@ -38,8 +38,8 @@ export async function removeFromArchives(
 ): Promise<number[]> {
 	const { store } = archive;
 	const removed = new Map<string, number>();
-	const heads = await store.getManyChecked<ArchiveHead>(scopeKeys.map((key) => Keys.archiveHead(key)));
-	const withHead: { scopeKey: string; head: ArchiveHead; keys: string[] }[] = [];
+	const heads = await store.getManyChecked<ArchiveHead>(scopeKeys.map((key) => Records.archiveHead(key)));
+	const withHead: { scopeKey: string; head: ArchiveHead; keys: RecordKey<StoredMessage[]>[] }[] = [];
 	for (const [index, scopeKey] of scopeKeys.entries()) {
 		const { value: head, damaged } = heads[index]!;
 		if (head) withHead.push({ scopeKey, head, keys: chunkKeys(scopeKey, head) });
@@ -52,9 +52,9 @@ export async function removeFromArchives(
 	const chunks = await store.getManyChecked<StoredMessage[]>(withHead.flatMap(({ keys }) => keys));
 
 	const ttlMs = archive.keyTtlMs;
-	const tombstones = new Map<string, StoredMessage[]>();
-	const writes: StoreWrite[] = [];
-	const doomed: string[] = [];
+	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
+	const writes: RecordWrite[] = [];
+	const doomed: RecordKey<unknown>[] = [];
 	let at = 0;
 	for (const { scopeKey, head, keys } of withHead) {
 		const checked = chunks.slice(at, (at += keys.length));
@@ -65,19 +65,19 @@ export async function removeFromArchives(
 		onRemoved?.(scopeKey, gone);
 		removed.set(scopeKey, gone.length);
 		archive.forgetCached(scopeKey);
-		tombstones.set(Keys.archiveTombstones(scopeKey), gone);
+		tombstones.set(Records.archiveTombstones(scopeKey), gone);
 		if (archive.disabled) {
 			// While the archive is off nothing of it is served or cached: what is left goes too.
-			doomed.push(Keys.archiveHead(scopeKey), ...keys);
+			doomed.push(Records.archiveHead(scopeKey), ...keys);
 			continue;
 		}
 		const kept = stored.filter((message) => !remove(message, scopeKey));
 		const first = head.first ?? 0;
 		const rewritten = kept.length === 0 ? [] : intoChunks(kept);
 		// A chunk written before chunks were limited in characters may come back as several.
-		writes.push(...rewritten.map((chunk, index) => ({ key: Keys.archiveChunk(scopeKey, first + index), value: chunk, ttlMs })));
+		writes.push(...rewritten.map((chunk, index) => ({ key: Records.archiveChunk(scopeKey, first + index), value: chunk, ttlMs })));
 		const nextHead: ArchiveHead = { chunks: first + rewritten.length, count: head.count, epoch: head.epoch + 1, first };
-		writes.push({ key: Keys.archiveHead(scopeKey), value: nextHead, ttlMs });
+		writes.push({ key: Records.archiveHead(scopeKey), value: nextHead, ttlMs });
 		doomed.push(...keys.slice(rewritten.length));
 	}
 	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({

@@ -1,7 +1,7 @@
 import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { replyFingerprint } from '../privacy/voices';
-import { Keys } from '../store/keys';
-import type { StoreWrite } from '../store/MemoryStore';
+import { type RecordKey, Records } from '../records/Records';
+import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys } from './Archive';
 
 /** How to change some messages of an archive: by id, what each becomes. */
@@ -58,7 +58,7 @@ export async function reviseArchives(
 		ids: [...revision.deleted, ...revision.dropped, ...revision.texts.keys()]
 	}));
 	const read = await store.getMany<unknown>(
-		planned.flatMap(({ scopeKey, ids }) => [Keys.archiveHead(scopeKey), ...ids.map((id) => Keys.archiveMarker(scopeKey, id))])
+		planned.flatMap(({ scopeKey, ids }) => [Records.archiveHead(scopeKey), ...ids.map((id) => Records.archiveMarker(scopeKey, id))])
 	);
 	let at = 0;
 	const touched = planned.flatMap((plan) => {
@@ -72,14 +72,14 @@ export async function reviseArchives(
 	const chunks = await store.getMany<StoredMessage[]>(touched.flatMap(({ keys }) => keys));
 
 	const results = new Map<string, RevisedArchive>();
-	const tombstones = new Map<string, StoredMessage[]>();
-	const writes: StoreWrite[] = [];
+	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
+	const writes: RecordWrite[] = [];
 	at = 0;
 	for (const { scopeKey, revision, ids, head, markers, keys } of touched) {
 		const stored = chunks.slice(at, (at += keys.length));
 		const changed = new Set(ids);
 		const result: RevisedArchive = { removed: [], edited: 0 };
-		const rewritten: StoreWrite[] = [];
+		const rewritten: RecordWrite[] = [];
 		stored.forEach((chunk, index) => {
 			if (!chunk?.some((message) => changed.has(message.id) || removes(revision, message))) return;
 			const revised = chunk.flatMap((message) => {
@@ -101,12 +101,12 @@ export async function reviseArchives(
 		archive.forgetCached(scopeKey);
 		const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
 		// Listed for the sweep, which deletes each marker once past retention: the tombstones, and the markers of messages edited away.
-		if (result.removed.length > 0) tombstones.set(Keys.archiveTombstones(scopeKey), result.removed);
+		if (result.removed.length > 0) tombstones.set(Records.archiveTombstones(scopeKey), result.removed);
 		writes.push(
 			...rewritten,
-			...dropped.map((message) => ({ key: Keys.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
-			...buried.map((id) => ({ key: Keys.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
-			{ key: Keys.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
+			...dropped.map((message) => ({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
+			...buried.map((id) => ({ key: Records.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
+			{ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
 		);
 	}
 	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({

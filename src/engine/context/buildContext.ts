@@ -3,20 +3,9 @@ import { live } from '../ledger/ScopeDirectory';
 import { linesOfAuthors } from '../ledger/stripEntry';
 import { Slices } from '../archive/IndexSlices';
 import { visibilityOf } from '../privacy/visibility';
-import {
-	type ContextBlock,
-	type ContextTier,
-	type ArchiveHead,
-	type Listings,
-	type MemoryContext,
-	type ParsedContextRequest,
-	PrivacyLevel,
-	type ShortTermEntry,
-	type StoredTopics,
-	type UserProfile
-} from '../schemas';
-import { Keys } from '../store/keys';
-import { conversationKeys } from '../records/scopes';
+import { type ContextBlock, type ContextTier, type MemoryContext, type ParsedContextRequest, PrivacyLevel } from '../schemas';
+import { readContextSnapshot } from '../records/contextSnapshot';
+import { Records } from '../records/Records';
 import { PersonaNames } from '../format/speakers';
 import { refillTokenizerAllowance } from '../format/tokens';
 import { servableSummary } from '../summaries/servable';
@@ -45,26 +34,16 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 	const { config, store, archive, settings } = parts;
 	refillTokenizerAllowance();
 	const budget = request.tokenBudget ?? config.contextTokenBudget;
-	const { liveKey } = conversationKeys(request, request.personaId);
 	const lineage = request.personaLineageId ?? request.personaId ?? null;
 
 	// One round trip for everything the request needs to start with.
-	const [requester, [rawEntry, userListings, archiveHead, storedProfile, storedTopics, serverListings]] = await Promise.all([
-		settings.user(request.userId),
-		store.getMany<unknown>([
-			liveKey,
-			Keys.userIndex(request.userId),
-			Keys.archiveHead(liveKey),
-			Keys.profile(request.userId),
-			Keys.topics(request.userId),
-			...(request.serverId === null ? [] : [Keys.serverIndex(request.serverId)])
-		]) as Promise<[ShortTermEntry?, Listings?, ArchiveHead?, UserProfile?, StoredTopics?, Listings?]>
-	]);
+	const [requester, snapshot] = await Promise.all([settings.user(request.userId), readContextSnapshot(store, request)]);
+	const { liveKey, entry: rawEntry, userListings, archiveHead, profile: storedProfile, topics: storedTopics, serverListings } = snapshot;
 	// In a DM the live scope is the member's scope of the channel, which a guild channel of the same id cannot share (see entryPlace).
 	const entry = rawEntry && !isExpired(rawEntry, config, now) && isEntryOf(rawEntry, request) ? rawEntry : undefined;
 
 	const others = await otherChannels(parts, request, requester.crossServerOptIn, lineage, live(serverListings, now), live(userListings, now), now);
-	const otherEntries = (await store.getMany<ShortTermEntry>(others.map((listing) => listing.key))).map((other, index) => ({
+	const otherEntries = (await store.getMany(others.map((listing) => Records.entry(listing.key)))).map((other, index) => ({
 		listing: others[index]!,
 		entry: other
 	}));

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { parseScopeKey } from '../records/scopes';
 import type { Registry } from '../records/Registry';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
 import { indexedAuthorsOf } from '../privacy/voices';
 
@@ -28,7 +28,7 @@ export class AuthorIndex {
 	private stopped = false;
 
 	public constructor(
-		private readonly store: MemoryStore,
+		private readonly store: RecordStore,
 		private readonly registry?: Registry,
 		private readonly flushMs = AUTHOR_FLUSH_MS,
 		maxAuthors = 20_000,
@@ -99,7 +99,7 @@ export class AuthorIndex {
 
 	/** The author's listings, with what this process counted but has not written yet. */
 	public async listings(authorId: string): Promise<AuthorListings> {
-		const listings = { ...(await this.store.get<AuthorListings>(Keys.authorIndex(authorId))) };
+		const listings = { ...(await this.store.get<AuthorListings>(Records.authors(authorId))) };
 		for (const [scopeKey, state] of this.known.peek(authorId) ?? []) {
 			if (state.pending === 0) continue;
 			const stored = listings[scopeKey];
@@ -115,13 +115,13 @@ export class AuthorIndex {
 
 	/** {@link remove} for several authors, their indexes rewritten together. */
 	public async removeMany(byAuthor: ReadonlyMap<string, readonly string[]>): Promise<void> {
-		const keyOf = new Map([...byAuthor.keys()].map((authorId) => [Keys.authorIndex(authorId), authorId]));
+		const keyOf = new Map([...byAuthor.keys()].map((authorId) => [Records.authors(authorId), authorId]));
 		for (const [authorId, scopeKeys] of byAuthor) {
 			const known = this.known.peek(authorId);
 			for (const scopeKey of scopeKeys) known?.delete(scopeKey);
 		}
 		// A count read back after this must not come back.
-		await Promise.all([...keyOf.keys()].map((key) => this.store.readBack.settled(key)));
+		await Promise.all([...keyOf.keys()].map((key) => this.store.settled(key)));
 		await this.store.updateMany<AuthorListings>([...keyOf.keys()], (key, current) => {
 			if (!current) return null;
 			const next = { ...current };
@@ -139,10 +139,10 @@ export class AuthorIndex {
 		authorId: string,
 		change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null
 	): Promise<{ listings: number; indexDeleted: boolean }> {
-		const key = Keys.authorIndex(authorId);
-		await this.store.readBack.settled(key);
+		const key = Records.authors(authorId);
+		await this.store.settled(key);
 		// By hand rather than through update(): the registry must change while the key's lock is held.
-		return this.store.lock.run(key, async () => {
+		return this.store.locked([key], async () => {
 			const stored = await this.store.get<AuthorListings>(key);
 			const known = this.known.peek(authorId);
 			const next: AuthorListings = {};
@@ -216,7 +216,7 @@ export class AuthorIndex {
 	}
 
 	private async add(authorId: string, changes: AuthorListings): Promise<void> {
-		const key = Keys.authorIndex(authorId);
+		const key = Records.authors(authorId);
 		const written: AuthorListings = {};
 		// Before the write too (free once the id is known), so a process killed after it leaves no index the sweep never visits.
 		await this.registry?.note('authors', authorId);
@@ -249,7 +249,7 @@ export class AuthorIndex {
 				}
 				return { value: next };
 			});
-		void this.store.readBack.confirm(key, holds, repair);
+		void this.store.confirm(key, holds, repair);
 		await this.registry?.note('authors', authorId);
 	}
 }

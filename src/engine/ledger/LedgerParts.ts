@@ -1,14 +1,14 @@
 import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { MemoryConfig } from '../config';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import type { Registry } from '../records/Registry';
 import type { AuthorIndex } from './AuthorIndex';
 import type { ScopeDirectory } from './ScopeDirectory';
 
 /** The parts of the ledger, each holding copies of messages or the indexes that find them. */
 export interface LedgerParts {
-	store: MemoryStore;
+	store: RecordStore;
 	config: MemoryConfig;
 	/** The live scopes' archives and their search indexes. */
 	archive: Archive;

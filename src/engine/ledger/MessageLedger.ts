@@ -2,10 +2,10 @@ import type { MemoryConfig } from '../config';
 import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { type ConversationKeys } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
@@ -38,7 +38,7 @@ import { memberScopes, type MemberScopes } from './memberScopes';
  * and the sweep expires them through the same parts, so a copy added here is one the erasure knows.
  */
 export class MessageLedger {
-	public readonly store: MemoryStore;
+	public readonly store: RecordStore;
 	public readonly archive: Archive;
 	public readonly channelArchives: ChannelArchives;
 	public readonly directory: ScopeDirectory;
@@ -70,7 +70,7 @@ export class MessageLedger {
 		next: (current: (ShortTermEntry | undefined)[], messages: readonly StoredMessage[]) => Promise<ShortTermEntry[]>
 	): Promise<ShortTermEntry[]> {
 		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
-		return this.store.lock.runAll([...entryKeys, Keys.archiveHead(keys.liveKey)], async () => {
+		return this.store.locked([...entryKeys, Records.archiveHead(keys.liveKey)], async () => {
 			// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
 			const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
 			const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
@@ -110,7 +110,7 @@ export class MessageLedger {
 		next: (current: (ShortTermEntry | undefined)[]) => ShortTermEntry[]
 	): Promise<ShortTermEntry[]> {
 		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
-		const written = await this.store.lock.runAll(entryKeys, async () => {
+		const written = await this.store.locked(entryKeys, async () => {
 			const stored = await this.store.getMany<ShortTermEntry>(entryKeys);
 			const entries = next(stored.map((entry) => this.live(entry, now)));
 			const writes = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
@@ -127,11 +127,12 @@ export class MessageLedger {
 	 * entry and returns it as it should be, or null to leave it. Resolves with what was written, or null.
 	 */
 	public updateEntry(key: string, now: () => number, change: (entry: ShortTermEntry) => ShortTermEntry | null): Promise<ShortTermEntry | null> {
-		return this.store.lock.run(key, async () => {
-			const entry = this.live(await this.store.get<ShortTermEntry>(key), now());
+		const record = Records.entry(key);
+		return this.store.locked([record], async () => {
+			const entry = this.live(await this.store.get(record), now());
 			const next = entry ? change(entry) : null;
 			if (!next) return null;
-			await this.store.set(key, next, next.lastUpdated + entryLifetimeMs(next, this.config) - now());
+			await this.store.set(record, next, next.lastUpdated + entryLifetimeMs(next, this.config) - now());
 			return next;
 		});
 	}

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import type { MemoryConfig } from '../config';
 import { entryLifetimeMs } from './entries';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { keptPastExpiryMs } from '../records/grace';
 import type { Registry } from '../records/Registry';
-import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
+import type { RecordStore, UpdateResult } from '../records/RecordStore';
 import type { Listings, ScopeListing, ShortTermEntry } from '../schemas';
 import { fnv1a } from '../format/fnv1a';
 
@@ -25,11 +25,11 @@ export const LISTING_SLACK_MS = 10 * 60_000;
 export type DirectoryOwner = ['servers' | 'users' | 'channels', string];
 
 /** The key of an owner's directory. */
-export function directoryKey([kind, id]: DirectoryOwner): string {
-	if (kind === 'servers') return Keys.serverIndex(id);
-	if (kind === 'users') return Keys.userIndex(id);
+export function directoryKey([kind, id]: DirectoryOwner): RecordKey<Listings> {
+	if (kind === 'servers') return Records.serverDirectory(id);
+	if (kind === 'users') return Records.userDirectory(id);
 	const [serverId, channelId] = id.split(':');
-	return Keys.channelIndex(serverId!, channelId!);
+	return Records.channelDirectory(serverId!, channelId!);
 }
 
 /**
@@ -44,7 +44,7 @@ export class ScopeDirectory {
 	private readonly written = new LRUCache<string, WrittenListing>({ max: 25_000 });
 
 	public constructor(
-		private readonly store: MemoryStore,
+		private readonly store: RecordStore,
 		private readonly config: MemoryConfig,
 		private readonly registry?: Registry
 	) {}
@@ -62,8 +62,8 @@ export class ScopeDirectory {
 		options: { steady?: ReadonlySet<string> } = {}
 	): Promise<void> {
 		const grace = keptPastExpiryMs(this.config);
-		const byDirectory = new Map<string, ScopeListing[]>();
-		const owners = new Map<string, DirectoryOwner>();
+		const byDirectory = new Map<RecordKey<Listings>, ScopeListing[]>();
+		const owners = new Map<RecordKey<Listings>, DirectoryOwner>();
 		for (const { key, entry } of entries) {
 			const steady = options.steady?.has(key) ?? false;
 			const lifetime = entryLifetimeMs(entry, this.config);
@@ -94,7 +94,7 @@ export class ScopeDirectory {
 			});
 		}
 		if (byDirectory.size === 0) return;
-		const merge = (directoryKey: string, current: Listings | undefined): UpdateResult<Listings> => {
+		const merge = (directoryKey: RecordKey<Listings>, current: Listings | undefined): UpdateResult<Listings> => {
 			const next: Listings = {};
 			// An expired listing stays a while: it is how the sweep finds the entry to delete.
 			for (const [other, value] of Object.entries(current ?? {})) if (value.expiresAt + grace > now) next[other] = value;
@@ -121,7 +121,7 @@ export class ScopeDirectory {
 			}
 			// A user's directory is written by every shard process the user talks through: read back until it holds ours.
 			if (kind === 'users')
-				void this.store.readBack.confirm<Listings>(
+				void this.store.confirm<Listings>(
 					directoryKey,
 					(held) => listings.every((listing) => (held?.[listing.key]?.lastUpdated ?? -1) >= listing.lastUpdated),
 					() => this.store.update<Listings>(directoryKey, (current) => merge(directoryKey, current))
@@ -132,16 +132,16 @@ export class ScopeDirectory {
 	}
 
 	/** Removes listings, e.g. after their entries were deleted. */
-	public async forget(directoryKey: string, keys: readonly string[]): Promise<void> {
+	public async forget(directoryKey: RecordKey<Listings>, keys: readonly string[]): Promise<void> {
 		await this.forgetMany(new Map([[directoryKey, keys]]));
 	}
 
 	/** Removes listings from several directories (directory key → entry keys), in one round trip. */
-	public async forgetMany(byDirectory: ReadonlyMap<string, readonly string[]>): Promise<void> {
+	public async forgetMany(byDirectory: ReadonlyMap<RecordKey<Listings>, readonly string[]>): Promise<void> {
 		// From every directory: the next turn of such an entry writes its listings again.
 		for (const keys of byDirectory.values()) for (const key of keys) this.written.delete(key);
 		// A listing read back after this must not come back.
-		await Promise.all([...byDirectory.keys()].map((directoryKey) => this.store.readBack.settled(directoryKey)));
+		await Promise.all([...byDirectory.keys()].map((directoryKey) => this.store.settled(directoryKey)));
 		await this.store.updateMany<Listings>([...byDirectory.keys()], (directoryKey, current) => {
 			if (!current) return null;
 			const next = { ...current };
@@ -158,9 +158,9 @@ export class ScopeDirectory {
 		const [kind, id] = owner;
 		const key = directoryKey(owner);
 		for (const deletedKey of deleted) this.written.delete(deletedKey);
-		await this.store.readBack.settled(key);
+		await this.store.settled(key);
 		// By hand rather than through update(): the registry must change while the directory's lock is held.
-		return this.store.lock.run(key, async () => {
+		return this.store.locked([key], async () => {
 			const current = await this.store.get<Listings>(key);
 			const next: Listings = {};
 			for (const [listed, listing] of Object.entries(current ?? {}))
@@ -181,12 +181,12 @@ export class ScopeDirectory {
 
 	/** Live listings of one server: its server-scope entries. */
 	public async server(serverId: string, now: number): Promise<ScopeListing[]> {
-		return live(await this.store.get<Listings>(Keys.serverIndex(serverId)), now);
+		return live(await this.store.get(Records.serverDirectory(serverId)), now);
 	}
 
 	/** Live listings of one user's user-scope entries, in servers and DMs. */
 	public async user(userId: string, now: number): Promise<ScopeListing[]> {
-		return live(await this.store.get<Listings>(Keys.userIndex(userId)), now);
+		return live(await this.store.get(Records.userDirectory(userId)), now);
 	}
 
 	private noteWritten(kind: DirectoryOwner[0], listing: ScopeListing): void {

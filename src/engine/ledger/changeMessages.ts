@@ -1,7 +1,7 @@
 import { type ArchiveRevision, reviseArchives } from '../archive/reviseArchive';
 import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { isScopeKey, parseScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { forgottenUntil, markForgottenMany } from './forgotten';
@@ -70,7 +70,7 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 		);
 	await forget(({ revision }) => [...revision.deleted]);
 	const listedArchives = await store.getMany<ChannelArchiveListings>(
-		channels.map(({ channel }) => Keys.channelArchives(channel.serverId, channel.channelId))
+		channels.map(({ channel }) => Records.channelArchives(channel.serverId, channel.channelId))
 	);
 	const entryKeys = await channelEntries(
 		parts,
@@ -89,8 +89,8 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			archives[index]!.archiveKeys.map((scopeKey) => ({ index, scopeKey, revision: how(channel) }))
 		);
 		// Capture appends under the archives' head locks.
-		const revised = await store.lock.runAll(
-			revisions.map(({ scopeKey }) => Keys.archiveHead(scopeKey)),
+		const revised = await store.locked(
+			revisions.map(({ scopeKey }) => Records.archiveHead(scopeKey)),
 			() => reviseArchives(parts.archive, revisions)
 		);
 		revised.forEach(({ removed, edited }, at) => {
@@ -113,8 +113,8 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 		entryKeys[index]!.map(() => ({ ...revision, deleted: new Set([...revision.deleted, ...repliesGone[index]!]) }))
 	);
 	const live = new Set(archives.flatMap(({ liveKeys }) => liveKeys));
-	await store.lock.runAll(keys, async () => {
-		const stored = await store.getMany<ShortTermEntry>(keys);
+	await store.locked(keys.map(Records.entry), async () => {
+		const stored = await store.getMany(keys.map(Records.entry));
 		const replaced: { key: string; entry: ShortTermEntry }[] = [];
 		stored.forEach((entry, at) => {
 			const revised = entry ? reviseEntry(entry, revisions[at]!) : null;
@@ -148,8 +148,8 @@ async function channelEntries(
 			? (change.userId
 					? [change.userId]
 					: [...new Set(Object.keys(listedArchives[index] ?? {}).flatMap((key) => parseScopeKey(key)?.ownerId ?? []))]
-				).map((userId) => Keys.userIndex(userId))
-			: [Keys.serverIndex(change.serverId), Keys.channelIndex(change.serverId, change.channelId)]
+				).map((userId) => Records.userDirectory(userId))
+			: [Records.serverDirectory(change.serverId), Records.channelDirectory(change.serverId, change.channelId)]
 	);
 	const read = await parts.store.getMany<Listings>(directories.flat());
 	let at = 0;

@@ -1,6 +1,6 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
 import type { ChannelArchiveListings, Listings } from '../schemas';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import { parseScopeKey } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
 import { live } from './ScopeDirectory';
@@ -18,9 +18,9 @@ export async function forgetChannel(
 ): Promise<{ entriesDeleted: number; messagesDeleted: number }> {
 	const { store, archive, directory } = parts;
 	const [serverListings, channelListings, archiveList] = (await store.getMany<unknown>([
-		Keys.serverIndex(serverId),
-		Keys.channelIndex(serverId, channelId),
-		Keys.channelArchives(serverId, channelId)
+		Records.serverDirectory(serverId),
+		Records.channelDirectory(serverId, channelId),
+		Records.channelArchives(serverId, channelId)
 	])) as [Listings?, Listings?, ChannelArchiveListings?];
 	const serverKeys = live(serverListings, now)
 		.filter((listing) => listing.channelId === channelId && listing.scope === 'server')
@@ -32,18 +32,18 @@ export async function forgetChannel(
 		.map((listing) => listing.key);
 	const keys = [...serverKeys, ...userKeys];
 	// An emptied archive's head moves to a new epoch, so every process drops its cached index.
-	const removed = await store.lock.runAll(
-		archived.map((key) => Keys.archiveHead(key)),
+	const removed = await store.locked(
+		archived.map((key) => Records.archiveHead(key)),
 		() => removeFromArchives(archive, archived, () => true)
 	);
 	const messagesDeleted = removed.reduce((sum, count) => sum + count, 0);
-	await store.lock.runAll(keys, () => store.delete(keys));
-	const listings = new Map<string, string[]>([
-		[Keys.serverIndex(serverId), serverKeys],
-		[Keys.channelIndex(serverId, channelId), userKeys]
+	await store.locked(keys.map(Records.entry), () => store.delete(keys.map(Records.entry)));
+	const listings = new Map<RecordKey<Listings>, string[]>([
+		[Records.serverDirectory(serverId), serverKeys],
+		[Records.channelDirectory(serverId, channelId), userKeys]
 	]);
 	for (const key of userKeys) {
-		const owner = Keys.userIndex(parseScopeKey(key)!.ownerId);
+		const owner = Records.userDirectory(parseScopeKey(key)!.ownerId);
 		listings.set(owner, [...(listings.get(owner) ?? []), key]);
 	}
 	await directory.forgetMany(listings);

@@ -1,7 +1,7 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
 import { carriesWordsOf } from '../privacy/voices';
 import type { ClearShortTermResult, Listings, ShortTermEntry, StoredMessage } from '../schemas';
-import { Keys } from '../store/keys';
+import { type RecordKey, Records } from '../records/Records';
 import { liveScopeChannel, parseScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { changeMessages } from './changeMessages';
@@ -46,8 +46,8 @@ export async function forgetMember(
 	const entryKeys = [...new Set([...scopes.own, ...scopes.shared, ...related])];
 
 	// The archives' head locks too: capture appends under them.
-	await parts.store.lock.runAll([...entryKeys, ...archives.map((key) => Keys.archiveHead(key))], async () => {
-		const read = await parts.store.getManyChecked<ShortTermEntry>(entryKeys);
+	await parts.store.locked([...entryKeys.map(Records.entry), ...archives.map((key) => Records.archiveHead(key))], async () => {
+		const read = await parts.store.getManyChecked(entryKeys.map(Records.entry));
 		const replaced: { key: string; entry: ShortTermEntry }[] = [];
 		const unreadable: string[] = [];
 		/** The member's own entries as they were, for their listings. */
@@ -75,7 +75,7 @@ export async function forgetMember(
 			if (stripped.summaryDropped) result.summariesDropped++;
 			if (stripped.entry) replaced.push({ key, entry: stripped.entry });
 		});
-		await parts.store.delete([...deleted.map(({ key }) => key), ...unreadable]);
+		await parts.store.delete([...deleted.map(({ key }) => key), ...unreadable].map(Records.entry));
 		await replaceEntries(parts, replaced, now);
 		await parts.directory.forgetMany(listingsGone(userId, scopes.own, deleted, unreadable, scopes.listings));
 
@@ -97,8 +97,10 @@ export async function forgetMember(
 		now
 	);
 	// Their own indexes name them and their scopes: one that cannot be read is not left behind.
-	const indexes = [Keys.userIndex(userId), Keys.authorIndex(userId)];
-	const unreadableIndexes = (await parts.store.getManyChecked(indexes)).flatMap(({ damaged }, index) => (damaged ? [indexes[index]!] : []));
+	const indexes = [Records.userDirectory(userId), Records.authors(userId)];
+	const unreadableIndexes = (await parts.store.getManyChecked<unknown>(indexes)).flatMap(({ damaged }, index) =>
+		damaged ? [indexes[index]!] : []
+	);
 	await parts.store.delete(unreadableIndexes);
 	if (!everything) return { entriesDeleted: result.entriesDeleted, messagesRemoved: result.messagesRemoved };
 	// What is left of the author index names no scope that still holds their words.
@@ -121,20 +123,21 @@ function listingsGone(
 	deleted: readonly { key: string; entry: ShortTermEntry }[],
 	unreadable: readonly string[],
 	listings: Listings
-): Map<string, string[]> {
+): Map<RecordKey<Listings>, string[]> {
 	const byDirectory = listingsOf(deleted);
-	const list = (directory: string, key: string) => byDirectory.set(directory, [...new Set([...(byDirectory.get(directory) ?? []), key])]);
+	const list = (directory: RecordKey<Listings>, key: string) =>
+		byDirectory.set(directory, [...new Set([...(byDirectory.get(directory) ?? []), key])]);
 	const found = new Set(deleted.map(({ key }) => key));
 	for (const key of own) {
 		if (found.has(key)) continue;
-		list(Keys.userIndex(userId), key);
+		list(Records.userDirectory(userId), key);
 		const listing = listings[key];
-		if (listing && listing.serverId !== DM_SERVER_ID) list(Keys.channelIndex(listing.serverId, listing.channelId), key);
+		if (listing && listing.serverId !== DM_SERVER_ID) list(Records.channelDirectory(listing.serverId, listing.channelId), key);
 	}
 	for (const key of unreadable) {
 		const scope = parseScopeKey(key);
-		if (scope?.scope === 'server') list(Keys.serverIndex(scope.ownerId), key);
-		if (scope?.scope === 'user' && scope.ownerId !== userId) list(Keys.userIndex(scope.ownerId), key);
+		if (scope?.scope === 'server') list(Records.serverDirectory(scope.ownerId), key);
+		if (scope?.scope === 'user' && scope.ownerId !== userId) list(Records.userDirectory(scope.ownerId), key);
 	}
 	return byDirectory;
 }

@@ -1,6 +1,6 @@
 import { deleteArchives } from '../archive/deleteArchive';
 import type { Listings, ShortTermEntry } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { parseScopeKey } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
 
@@ -23,7 +23,7 @@ export interface ServerPurge {
  */
 export async function forgetServer(parts: LedgerParts, serverId: string): Promise<ServerPurge> {
 	const { store, archive, registry, directory } = parts;
-	const [serverListings = {}] = await store.getMany<Listings>([Keys.serverIndex(serverId)]);
+	const [serverListings = {}] = await store.getMany<Listings>([Records.serverDirectory(serverId)]);
 	const [channelIds, archivedScopes, forgottenIds] = await Promise.all([
 		registry.list('channels'),
 		registry.list('archives'),
@@ -42,7 +42,7 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 	for (const key of await parts.channelArchives.ofChannels(serverId, [...channels])) serverScopes.add(key);
 	for (const key of serverScopes) channels.add(parseScopeKey(key)!.channelId);
 
-	const channelDirectories = [...channels].map((channelId) => Keys.channelIndex(serverId, channelId));
+	const channelDirectories = [...channels].map((channelId) => Records.channelDirectory(serverId, channelId));
 	const userScopes = (await store.getMany<Listings>(channelDirectories)).flatMap((listings) => Object.keys(listings ?? {}));
 	const authors = new Map<string, Set<string>>();
 	const noteAuthors = (key: string, messages: readonly { role: string; authorId?: string }[]) => {
@@ -54,13 +54,13 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 
 	const purge: ServerPurge = { entriesDeleted: 0, archivedMessagesDeleted: 0, channels: channels.size };
 	const entryKeys = [...serverScopes, ...userScopes];
-	await store.lock.runAll([...entryKeys, ...[...serverScopes].map((key) => Keys.archiveHead(key))], async () => {
-		const entries = await store.getManyChecked<ShortTermEntry>(entryKeys);
+	await store.locked([...entryKeys.map(Records.entry), ...[...serverScopes].map((key) => Records.archiveHead(key))], async () => {
+		const entries = await store.getManyChecked(entryKeys.map(Records.entry));
 		entries.forEach(({ value, damaged }, index) => {
 			if (value || damaged) purge.entriesDeleted++;
 			if (value) noteAuthors(entryKeys[index]!, value.messages);
 		});
-		await store.delete(entryKeys);
+		await store.delete(entryKeys.map(Records.entry));
 		const archived = await deleteArchives(archive, [...serverScopes]);
 		[...serverScopes].forEach((key, index) => {
 			noteAuthors(key, archived[index]!);
@@ -74,11 +74,15 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 		const owner = parseScopeKey(key)?.ownerId;
 		if (owner) owners.set(owner, [...(owners.get(owner) ?? []), key]);
 	}
-	await directory.forgetMany(new Map([...owners].map(([userId, keys]) => [Keys.userIndex(userId), keys])));
+	await directory.forgetMany(new Map([...owners].map(([userId, keys]) => [Records.userDirectory(userId), keys])));
 	// Every author seen, and every member with a conversation there: an author index may still list a scope whose
 	// messages of theirs were deleted since.
 	await parts.authors.removeMany(new Map([...new Set([...authors.keys(), ...owners.keys()])].map((authorId) => [authorId, [...serverScopes]])));
-	await store.delete([Keys.serverIndex(serverId), ...channelDirectories, ...[...channels].map((channelId) => Keys.forgotten(serverId, channelId))]);
+	await store.delete([
+		Records.serverDirectory(serverId),
+		...channelDirectories,
+		...[...channels].map((channelId) => Records.forgotten(serverId, channelId))
+	]);
 	await parts.channelArchives.forget(serverId, [...channels]);
 	const channelIdsInRegistry = [...channels].map((channelId) => `${serverId}:${channelId}`);
 	await registry.removeMany(

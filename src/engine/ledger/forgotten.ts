@@ -1,9 +1,9 @@
 import type { MemoryConfig } from '../config';
 import { replyFingerprint } from '../privacy/voices';
 import type { ForgottenMessages, StoredMessage } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import type { Registry } from '../records/Registry';
 
 const HOUR = 3_600_000;
@@ -72,7 +72,7 @@ export function isForgotten(forgotten: ReadonlySet<string>, message: StoredMessa
  * is rewritten; the list is registered, so the sweep deletes it once every id has expired.
  */
 export async function markForgotten(
-	parts: { store: MemoryStore; registry: Registry },
+	parts: { store: RecordStore; registry: Registry },
 	where: { serverId: string; channelId: string },
 	messageIds: readonly string[],
 	now: number,
@@ -83,7 +83,7 @@ export async function markForgotten(
 
 /** {@link markForgotten} of several channels' lists (each channel once), in one round trip. */
 export async function markForgottenMany(
-	parts: { store: MemoryStore; registry: Registry },
+	parts: { store: RecordStore; registry: Registry },
 	lists: readonly { where: { serverId: string; channelId: string }; messageIds: readonly string[] }[],
 	now: number,
 	until: number
@@ -92,7 +92,7 @@ export async function markForgottenMany(
 	if (marked.length === 0) return;
 	// Before the write, so a process killed after it leaves no list the sweep never visits.
 	await Promise.all(marked.map(({ where }) => parts.registry.note('forgotten', `${where.serverId}:${where.channelId}`)));
-	const byKey = new Map(marked.map(({ where, messageIds }) => [Keys.forgotten(where.serverId, where.channelId), messageIds]));
+	const byKey = new Map(marked.map(({ where, messageIds }) => [Records.forgotten(where.serverId, where.channelId), messageIds]));
 	await parts.store.updateMany<ForgottenMessages>([...byKey.keys()], (key, current) => {
 		const next: ForgottenMessages = {};
 		for (const [messageId, expiresAt] of Object.entries(current ?? {})) if (expiresAt > now) next[messageId] = expiresAt;
@@ -102,11 +102,11 @@ export async function markForgottenMany(
 }
 
 /** The sweep's part: drops the expired ids of every registered list; a list left empty goes with its registry id. Returns the ids dropped. */
-export async function expireForgotten(parts: { store: MemoryStore; registry: Registry }, now: number): Promise<number> {
+export async function expireForgotten(parts: { store: RecordStore; registry: Registry }, now: number): Promise<number> {
 	let dropped = 0;
 	for (const id of await parts.registry.list('forgotten')) {
 		const [serverId, channelId] = id.split(':');
-		const key = Keys.forgotten(serverId!, channelId!);
+		const key = Records.forgotten(serverId!, channelId!);
 		let empty = false;
 		await parts.store.update<ForgottenMessages>(key, (current) => {
 			const kept = Object.entries(current ?? {}).filter(([, expiresAt]) => expiresAt > now);

@@ -1,6 +1,6 @@
 import type { AuthorListings, Listings } from '../schemas';
-import { Keys } from '../store/keys';
-import { isScopeKey, liveScopeChannel, parseScopeKey } from '../records/scopes';
+import { type RecordKey, Records } from '../records/Records';
+import { isScopeKey, liveScopeChannel, parseScopeKey, serverScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import type { LedgerParts } from './LedgerParts';
 
@@ -38,7 +38,7 @@ async function scopesEverywhere(
 	parts: Pick<LedgerParts, 'store' | 'authors'>,
 	userId: string
 ): Promise<MemberScopes & { foundIn: Map<string, string> }> {
-	const [listings = {}, authored] = await Promise.all([parts.store.get<Listings>(Keys.userIndex(userId)), parts.authors.listings(userId)]);
+	const [listings = {}, authored] = await Promise.all([parts.store.get<Listings>(Records.userDirectory(userId)), parts.authors.listings(userId)]);
 	const own = new Set(Object.keys(listings));
 	const shared = new Set<string>();
 	for (const key of Object.keys(authored)) {
@@ -48,7 +48,7 @@ async function scopesEverywhere(
 	}
 	// Where the member triggered a turn, their words went to the server scope too.
 	for (const listing of Object.values(listings)) {
-		if (listing.serverId !== DM_SERVER_ID) shared.add(Keys.serverScope(listing.serverId, listing.channelId, listing.personaId));
+		if (listing.serverId !== DM_SERVER_ID) shared.add(serverScopeKey(listing.serverId, listing.channelId, listing.personaId));
 	}
 	// Their own entries in those channels are listed in the channels' directories too: found there when their own directory
 	// cannot be read (or lost a listing), so erasure never depends on one row.
@@ -66,9 +66,9 @@ async function scopesEverywhere(
 }
 
 /** The directory of a server-scope key's channel (`shortterm:server:<serverId>:<channelId>…`). */
-function channelDirectory(serverScopeKey: string): string {
+function channelDirectory(serverScopeKey: string): RecordKey<Listings> {
 	const scope = parseScopeKey(serverScopeKey)!;
-	return Keys.channelIndex(scope.ownerId, scope.channelId);
+	return Records.channelDirectory(scope.ownerId, scope.channelId);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { ShortTermEntry } from '../schemas';
-import { Keys } from '../store/keys';
+import type { Listings, ShortTermEntry } from '../schemas';
+import { type RecordKey, Records } from '../records/Records';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { entryLifetimeMs } from './entries';
 import type { LedgerParts } from './LedgerParts';
@@ -21,20 +21,20 @@ export async function replaceEntries(parts: LedgerParts, entries: readonly { key
 	const ttl = ({ entry }: { entry: ShortTermEntry }) => entry.lastUpdated + entryLifetimeMs(entry, parts.config) - now;
 	const kept = entries.filter((replaced) => ttl(replaced) > 0 && holdsAnything(replaced.entry));
 	const gone = entries.filter((replaced) => !kept.includes(replaced));
-	await parts.store.setMany(kept.map((replaced) => ({ key: replaced.key, value: replaced.entry, ttlMs: ttl(replaced) })));
-	await parts.store.delete(gone.map(({ key }) => key));
+	await parts.store.setMany(kept.map((replaced) => ({ key: Records.entry(replaced.key), value: replaced.entry, ttlMs: ttl(replaced) })));
+	await parts.store.delete(gone.map(({ key }) => Records.entry(key)));
 	await parts.directory.track(kept, now);
 	await parts.directory.forgetMany(listingsOf(gone));
 }
 
 /** The directories that list each entry (directory key → entry keys): the server's, or the member's and their channel's. */
-export function listingsOf(entries: readonly { key: string; entry: ShortTermEntry }[]): Map<string, string[]> {
-	const byDirectory = new Map<string, string[]>();
-	const list = (directory: string, key: string) => byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), key]);
+export function listingsOf(entries: readonly { key: string; entry: ShortTermEntry }[]): Map<RecordKey<Listings>, string[]> {
+	const byDirectory = new Map<RecordKey<Listings>, string[]>();
+	const list = (directory: RecordKey<Listings>, key: string) => byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), key]);
 	for (const { key, entry } of entries) {
-		if (entry.scope === 'server') list(Keys.serverIndex(entry.serverId), key);
-		if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) list(Keys.channelIndex(entry.serverId, entry.channelId), key);
-		if (entry.scope === 'user' && entry.userId) list(Keys.userIndex(entry.userId), key);
+		if (entry.scope === 'server') list(Records.serverDirectory(entry.serverId), key);
+		if (entry.scope === 'user' && entry.serverId !== DM_SERVER_ID) list(Records.channelDirectory(entry.serverId, entry.channelId), key);
+		if (entry.scope === 'user' && entry.userId) list(Records.userDirectory(entry.userId), key);
 	}
 	return byDirectory;
 }

@@ -3,7 +3,7 @@ import type { ServerPurge } from '../ledger/forgetServer';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../records/SettingsRepository';
 import type { PendingPurge } from '../schemas';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import type { Registry } from '../records/Registry';
 
 const HOUR = 3_600_000;
@@ -38,7 +38,7 @@ export class ServerPurges {
 		if (graceMs === 0) return { purged: await this.purge(serverId), purgeAt: now };
 		const pending: PendingPurge = { removedAt: now, dueAt: now + graceMs };
 		await this.parts.registry.note('purges', serverId);
-		await this.parts.ledger.store.set(Keys.serverPurge(serverId), pending);
+		await this.parts.ledger.store.set(Records.serverPurge(serverId), pending);
 		(await this.pendingIds()).add(serverId);
 		return { purged: null, purgeAt: pending.dueAt };
 	}
@@ -48,7 +48,7 @@ export class ServerPurges {
 		const pendingIds = await this.pendingIds();
 		if (!pendingIds.has(serverId)) return false;
 		pendingIds.delete(serverId);
-		const key = Keys.serverPurge(serverId);
+		const key = Records.serverPurge(serverId);
 		const pending = await this.parts.ledger.store.get<PendingPurge>(key);
 		if (!pending) return false;
 		await this.parts.ledger.store.delete([key]);
@@ -63,7 +63,7 @@ export class ServerPurges {
 			const forgotten = await this.parts.ledger.forgetServer(serverId);
 			await this.parts.settings.forgetServer(serverId);
 			(await this.pendingIds()).delete(serverId);
-			await this.parts.ledger.store.delete([Keys.serverPurge(serverId)]);
+			await this.parts.ledger.store.delete([Records.serverPurge(serverId)]);
 			await this.parts.registry.remove('purges', [serverId]);
 			return forgotten;
 		});
@@ -73,7 +73,7 @@ export class ServerPurges {
 	public async runDue(now: number): Promise<number> {
 		let purged = 0;
 		for (const serverId of await this.parts.registry.list('purges')) {
-			const pending = await this.parts.ledger.store.get<PendingPurge>(Keys.serverPurge(serverId));
+			const pending = await this.parts.ledger.store.get<PendingPurge>(Records.serverPurge(serverId));
 			if (!pending) {
 				await this.parts.registry.remove('purges', [serverId]);
 				continue;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isOutage } from '../errors';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import type { MemoryLogger } from '../MemoryLogger';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import type { SweepLease } from '../schemas';
 import type { SweepResult } from './SweepResult';
 
@@ -21,7 +21,7 @@ export interface SweepCounters {
 
 /** Options of {@link SweepSchedule}. */
 export interface SweepScheduleOptions {
-	store: MemoryStore;
+	store: RecordStore;
 	/** One sweep at the given time. */
 	sweep: (now: number) => Promise<SweepResult>;
 	now: () => number;
@@ -88,15 +88,15 @@ export class SweepSchedule {
 	/** True when nobody swept within the interval and this process now holds the lease. */
 	private async due(): Promise<boolean> {
 		const { store, now, intervalMs } = this.options;
-		const lease = await store.get<SweepLease>(Keys.sweepLease());
+		const lease = await store.get<SweepLease>(Records.sweepLease());
 		if (lease && now() - lease.at < intervalMs) return false;
 		await this.claim();
-		return (await store.get<SweepLease>(Keys.sweepLease()))?.owner === this.owner;
+		return (await store.get<SweepLease>(Records.sweepLease()))?.owner === this.owner;
 	}
 
 	private async claim(): Promise<void> {
 		const { store, now, intervalMs } = this.options;
-		await store.set(Keys.sweepLease(), { owner: this.owner, at: now() } satisfies SweepLease, Math.max(2 * intervalMs, 86_400_000));
+		await store.set(Records.sweepLease(), { owner: this.owner, at: now() } satisfies SweepLease, Math.max(2 * intervalMs, 86_400_000));
 	}
 
 	private async run(): Promise<SweepResult> {

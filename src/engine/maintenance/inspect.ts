@@ -4,8 +4,9 @@ import type { MemoryConfig } from '../config';
 import { entryLifetimeMs, isExpired } from '../ledger/entries';
 import { archiveScope, parseScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import type { MemoryStore } from '../store/MemoryStore';
+import type { RecordStore } from '../records/RecordStore';
 import { type BackgroundSummary, type DigestLine, IdSchema, ServerIdSchema, type ShortTermEntry, type StoredMessage } from '../schemas';
+import { Records } from '../records/Records';
 
 /** Which channel to inspect: in one server, or wherever it is (a DM channel has no server). */
 export interface ChannelQuery {
@@ -62,7 +63,7 @@ export interface ChannelInspection {
 
 /** What {@link inspectChannel} reads through. */
 export interface InspectDependencies {
-	store: MemoryStore;
+	store: RecordStore;
 	archive: Archive;
 	config: MemoryConfig;
 }
@@ -83,7 +84,7 @@ export async function inspectChannel(deps: InspectDependencies, query: ChannelQu
 		found.add(scopeKey);
 	}
 	const keys = [...found].sort();
-	const entries = await deps.store.getMany<ShortTermEntry>(keys);
+	const entries = await deps.store.getMany(keys.map(Records.entry));
 	const latest = query.latest ?? 10;
 	const scopes: ScopeInspection[] = [];
 	for (const [index, key] of keys.entries()) {

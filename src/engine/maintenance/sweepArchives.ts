@@ -1,5 +1,5 @@
 import { expireArchive } from '../archive/expireArchive';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
 
@@ -23,7 +23,7 @@ export async function sweepArchives(parts: SweepParts, now: number, result: Swee
 			await Promise.all(
 				scopes.map((scopeKey) =>
 					// Under the head's lock, as capture appends: the registry id goes before an append can note it again.
-					parts.ledger.store.lock.run(Keys.archiveHead(scopeKey), async () => {
+					parts.ledger.store.locked([Records.archiveHead(scopeKey)], async () => {
 						const expiry = await expireArchive(parts.ledger.archive, scopeKey, before);
 						if (expiry.gone) {
 							await parts.registry.remove('archives', [scopeKey]);

@@ -1,6 +1,6 @@
 import type { ArchiveHead, AuthorListing, AuthorListings, ShortTermEntry } from '../schemas';
 import { isExpired } from '../ledger/entries';
-import { Keys } from '../store/keys';
+import { Records } from '../records/Records';
 import type { ArchiveSweep } from './sweepArchives';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
@@ -15,13 +15,13 @@ export async function sweepAuthors(parts: SweepParts, now: number, archives: Arc
 	const { config } = parts;
 	const { floors } = archives;
 	await inBatches(await parts.registry.list('authors'), async (authorIds) => {
-		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Keys.authorIndex));
+		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Records.authors));
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
 		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.
 		const unlisted = scopes.filter((scopeKey) => !floors.has(scopeKey));
 		const [entries, heads] = await Promise.all([
-			parts.ledger.store.getMany<ShortTermEntry>(scopes),
-			parts.ledger.store.getMany<ArchiveHead>(unlisted.map(Keys.archiveHead))
+			parts.ledger.store.getMany(scopes.map(Records.entry)),
+			parts.ledger.store.getMany<ArchiveHead>(unlisted.map(Records.archiveHead))
 		]);
 		for (const [index, scopeKey] of unlisted.entries()) {
 			if (heads[index]) await parts.registry.note('archives', scopeKey);

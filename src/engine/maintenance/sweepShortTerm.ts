@@ -3,6 +3,7 @@ import { isExpired } from '../ledger/entries';
 import type { Listings, ShortTermEntry } from '../schemas';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
+import { Records } from '../records/Records';
 
 /**
  * Deletes the short-term entries whose listings say they expired (each is read first: only an
@@ -29,10 +30,10 @@ export async function sweepShortTerm(parts: SweepParts, now: number, result: Swe
 		];
 		const stale: { key: string; entry: ShortTermEntry }[] = [];
 		await inBatches(due, (keys) =>
-			parts.ledger.store.lock.runAll(keys, async () => {
-				const entries = await parts.ledger.store.getMany<ShortTermEntry>(keys);
+			parts.ledger.store.locked(keys.map(Records.entry), async () => {
+				const entries = await parts.ledger.store.getMany(keys.map(Records.entry));
 				const gone = keys.filter((_, index) => !entries[index] || isExpired(entries[index]!, config, now));
-				await parts.ledger.store.delete(gone);
+				await parts.ledger.store.delete(gone.map(Records.entry));
 				result.entriesDeleted += entries.filter((entry) => entry && isExpired(entry, config, now)).length;
 				for (const key of keys) checked.add(key);
 				for (const key of gone) deleted.add(key);

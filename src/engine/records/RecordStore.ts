@@ -1,8 +1,20 @@
 import type { StorageKind } from '../schemas';
+import type { StoreHealthCounters } from '../schemas/storeHealth';
 import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
+import { reseal, type ResealResult } from '../store/sealing';
+import { type StorageSize, storageSize } from '../store/storageSize';
 import type { RecordKey } from './Records';
 
-export type { UpdateResult };
+export type { UpdateResult, ResealResult, StorageSize };
+
+/** What the store's own counters say, for `memory.stats()`. */
+export interface RecordStoreCounters {
+	store: StoreHealthCounters;
+	/** Changes to records several shard processes write that a read-back found lost and wrote again (a host's Keyv only). */
+	sharedWritesRepaired: number;
+	/** Stored values read as missing because they could not be used. */
+	damagedValues: number;
+}
 
 /** One write of a batch: a record and its new value. */
 export interface RecordWrite<T = unknown> {
@@ -19,7 +31,10 @@ export interface CheckedRecord<T> {
 }
 
 /** The values of a list of record keys of different kinds, each typed by its key. */
-export type RecordValues<K extends readonly RecordKey<unknown>[]> = { [I in keyof K]: (K[I] extends RecordKey<infer T> ? T : never) | undefined };
+export type RecordValues<K extends readonly (RecordKey<unknown> | null)[]> = { [I in keyof K]: ValueOf<K[I]> | undefined };
+
+/** What a record key holds (nothing for null). */
+type ValueOf<K> = K extends RecordKey<infer T> ? T : never;
 
 /**
  * The store as every part above the records layer sees it: records named by {@link Records}, each read and written as its
@@ -57,9 +72,12 @@ export class RecordStore {
 		return this.store.getManyChecked<T>(keys);
 	}
 
-	/** Records of different kinds, in one round trip, each typed by its key. */
-	public read<const K extends readonly RecordKey<unknown>[]>(keys: K): Promise<RecordValues<K>> {
-		return this.store.getMany<unknown>(keys) as Promise<RecordValues<K>>;
+	/** Records of different kinds, in one round trip, each typed by its key; a null key is not read, and reads as nothing. */
+	public async read<const K extends readonly (RecordKey<unknown> | null)[]>(keys: K): Promise<RecordValues<K>> {
+		const wanted = keys.filter((key): key is RecordKey<unknown> => key !== null);
+		const values = await this.store.getMany<unknown>(wanted);
+		let at = 0;
+		return keys.map((key) => (key === null ? undefined : values[at++])) as RecordValues<K>;
 	}
 
 	public set<T>(key: RecordKey<T>, value: T, ttlMs?: number): Promise<void> {
@@ -99,6 +117,30 @@ export class RecordStore {
 	 */
 	public confirm<T>(key: RecordKey<T>, holds: (stored: T | undefined) => boolean, repair: () => Promise<unknown>): Promise<boolean> {
 		return this.store.readBack.confirm<T>(key, holds, repair);
+	}
+
+	/** A snapshot of the store's counters. */
+	public counters(): RecordStoreCounters {
+		return { store: this.store.health.counters, sharedWritesRepaired: this.store.readBack.repairs, damagedValues: this.store.damaged.count };
+	}
+
+	/**
+	 * Every key of the namespace with what it holds, unsealed but unchecked: for operators (inventory, channel inspection),
+	 * never the reply path. A tool that reads keys by their layout lives in the records layer or reads them through
+	 * records/scopes.ts.
+	 */
+	public scan(): AsyncGenerator<[key: string, data: unknown]> {
+		return this.store.scan();
+	}
+
+	/** What the backend takes on disk, where that is cheap to tell (store/storageSize.ts). */
+	public storageSize(storeUrl: string): Promise<StorageSize | null> {
+		return storageSize(this.store, storeUrl);
+	}
+
+	/** Seals again with the current key every value sealed with a previous one (store/sealing.ts). */
+	public reseal(): Promise<ResealResult> {
+		return reseal(this.store);
 	}
 
 	/** Resolves once read-backs of `key` (or of every key) have settled. */

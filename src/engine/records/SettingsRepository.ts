@@ -10,8 +10,8 @@ import {
 	type UserSettings,
 	type UserSettingsPatch
 } from '../schemas';
-import { Keys } from '../store/keys';
-import type { MemoryStore } from '../store/MemoryStore';
+import { Records } from './Records';
+import type { RecordStore } from './RecordStore';
 
 export const DEFAULT_USER_SETTINGS: Readonly<UserSettings> = Object.freeze({ privacyLevel: PrivacyLevel.MINIMAL, crossServerOptIn: false });
 
@@ -27,7 +27,7 @@ export class SettingsRepository {
 	private readonly servers: LRUCache<string, ServerSettings>;
 
 	public constructor(
-		private readonly store: MemoryStore,
+		private readonly store: RecordStore,
 		cacheMs = 5_000
 	) {
 		this.users = new LRUCache({ max: 20_000, ttl: cacheMs });
@@ -42,7 +42,7 @@ export class SettingsRepository {
 	public async manyUsers(userIds: readonly string[]): Promise<UserSettings[]> {
 		const missing = [...new Set(userIds.filter((id) => !this.users.has(id)))];
 		if (missing.length > 0) {
-			const stored = await this.store.getMany<UserSettings>(missing.map(Keys.userSettings));
+			const stored = await this.store.getMany<UserSettings>(missing.map(Records.userSettings));
 			// A write made while the read was out (a barrier set by an erasure) is newer than what the read saw.
 			missing.forEach((id, index) => this.users.has(id) || this.users.set(id, { ...DEFAULT_USER_SETTINGS, ...stored[index] }));
 		}
@@ -54,13 +54,13 @@ export class SettingsRepository {
 	 * moment ago. The cache is left as it is: a change this process makes meanwhile may be newer than what this read saw.
 	 */
 	public async manyUsersFresh(userIds: readonly string[]): Promise<UserSettings[]> {
-		const stored = await this.store.getMany<UserSettings>(userIds.map(Keys.userSettings));
+		const stored = await this.store.getMany<UserSettings>(userIds.map(Records.userSettings));
 		return stored.map((settings) => ({ ...DEFAULT_USER_SETTINGS, ...settings }));
 	}
 
 	/** Merges a checked patch into a member's settings (the caller checked it: `Erasures.setUserSettings`). */
 	public async setUser(userId: string, parsed: UserSettingsPatch, now: number): Promise<UserSettings> {
-		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
+		const next = await this.store.update<UserSettings>(Records.userSettings(userId), (current) => {
 			const value: UserSettings = { ...DEFAULT_USER_SETTINGS, ...current, ...definedFields(parsed) };
 			// Leaving FULL: what they wrote while invisible stays out of memory, even when a later history carries it.
 			if (current?.privacyLevel === PrivacyLevel.FULL && value.privacyLevel !== PrivacyLevel.FULL) value.fullUntil = now;
@@ -75,7 +75,7 @@ export class SettingsRepository {
 	 * (`clearedBefore` after `/session clear`, `erasedBefore` after `/session clear all`).
 	 */
 	public async setBarrier(userId: string, field: Barrier, at: number): Promise<UserSettings> {
-		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
+		const next = await this.store.update<UserSettings>(Records.userSettings(userId), (current) => ({
 			value: { ...DEFAULT_USER_SETTINGS, ...current, [field]: Math.max(at, current?.[field] ?? at) }
 		}));
 		this.users.set(userId, next!);
@@ -87,8 +87,8 @@ export class SettingsRepository {
 	 * server's list of members who left names them first, so a purge of the server finds every settings row naming it.
 	 */
 	public async setLeftServer(userId: string, serverId: string, at: number): Promise<void> {
-		await this.store.update<LeftMembers>(Keys.leftMembers(serverId), (current) => ({ value: { ...current, [userId]: at } }));
-		const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => ({
+		await this.store.update<LeftMembers>(Records.leftMembers(serverId), (current) => ({ value: { ...current, [userId]: at } }));
+		const next = await this.store.update<UserSettings>(Records.userSettings(userId), (current) => ({
 			value: { ...DEFAULT_USER_SETTINGS, ...current, leftServers: { ...current?.leftServers, [serverId]: at } }
 		}));
 		this.users.set(userId, next!);
@@ -97,7 +97,7 @@ export class SettingsRepository {
 	public async server(serverId: string): Promise<ServerSettings> {
 		const cached = this.servers.get(serverId);
 		if (cached) return cached;
-		const stored = await this.store.get<ServerSettings>(Keys.serverSettings(serverId));
+		const stored = await this.store.get<ServerSettings>(Records.serverSettings(serverId));
 		const settings = { privateChannelIds: stored?.privateChannelIds ?? [], summaryCategories: stored?.summaryCategories ?? [] };
 		this.servers.set(serverId, settings);
 		return settings;
@@ -109,22 +109,22 @@ export class SettingsRepository {
 	 */
 	public async forgetServer(serverId: string): Promise<void> {
 		this.servers.delete(serverId);
-		const left = await this.store.get<LeftMembers>(Keys.leftMembers(serverId));
+		const left = await this.store.get<LeftMembers>(Records.leftMembers(serverId));
 		for (const userId of Object.keys(left ?? {})) {
-			const next = await this.store.update<UserSettings>(Keys.userSettings(userId), (current) => {
+			const next = await this.store.update<UserSettings>(Records.userSettings(userId), (current) => {
 				if (!current?.leftServers?.[serverId]) return null;
 				const { [serverId]: _, ...others } = current.leftServers;
 				return { value: { ...current, leftServers: others } };
 			});
 			if (next) this.users.set(userId, next);
 		}
-		await this.store.delete([Keys.serverSettings(serverId), Keys.leftMembers(serverId)]);
+		await this.store.delete([Records.serverSettings(serverId), Records.leftMembers(serverId)]);
 	}
 
 	public async setServer(serverId: string, patch: ServerSettingsPatch): Promise<ServerSettings> {
 		assertId('serverId', serverId);
 		const parsed = parseInput(ServerSettingsPatchSchema, patch, 'server settings');
-		const next = await this.store.update<ServerSettings>(Keys.serverSettings(serverId), (current) => ({
+		const next = await this.store.update<ServerSettings>(Records.serverSettings(serverId), (current) => ({
 			value: { privateChannelIds: [], summaryCategories: [], ...current, ...definedFields(parsed) }
 		}));
 		this.servers.set(serverId, next!);

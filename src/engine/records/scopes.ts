@@ -1,5 +1,7 @@
 import { DM_SERVER_ID } from '../schemas/primitives';
+import type { ForgottenMessages, ShortTermEntry } from '../schemas';
 import { Keys } from '../store/keys';
+import { type RecordKey, Records } from './Records';
 
 /**
  * A conversation's scopes, the identity every other part uses for a short-term entry and its archive. Other parts read a
@@ -10,18 +12,23 @@ export { parseScopeKey, isScopeKey, liveScopeChannel, archiveScope, type ScopeKe
 /** The short-term keys of one conversation of one persona. */
 export interface ConversationKeys {
 	/** The user's own scope: `shortterm:user:…`. */
-	userKey: string;
+	userKey: RecordKey<ShortTermEntry>;
 	/** The channel's shared scope, outside DMs: `shortterm:server:…`. */
-	serverKey: string | null;
+	serverKey: RecordKey<ShortTermEntry> | null;
 	/** The scope contexts read: the server scope in a guild, the user scope in a DM. */
-	liveKey: string;
+	liveKey: RecordKey<ShortTermEntry>;
 	/** The channel's messages deleted on Discord, which capture leaves out. */
-	forgottenKey: string;
+	forgottenKey: RecordKey<ForgottenMessages>;
 }
 
 /** Where a conversation's memory is kept: every turn writes the user scope and, in a guild, the server scope. */
 export function conversationKeys(where: { userId: string; serverId: string | null; channelId: string }, personaId?: string | null): ConversationKeys {
-	const userKey = Keys.userScope(where.userId, where.channelId, personaId);
-	const serverKey = where.serverId === null ? null : Keys.serverScope(where.serverId, where.channelId, personaId);
-	return { userKey, serverKey, liveKey: serverKey ?? userKey, forgottenKey: Keys.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId) };
+	const userKey = Records.entry(Keys.userScope(where.userId, where.channelId, personaId));
+	const serverKey = where.serverId === null ? null : serverScopeKey(where.serverId, where.channelId, personaId);
+	return { userKey, serverKey, liveKey: serverKey ?? userKey, forgottenKey: Records.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId) };
+}
+
+/** The shared scope of one persona in one guild channel. */
+export function serverScopeKey(serverId: string, channelId: string, personaId?: string | null): RecordKey<ShortTermEntry> {
+	return Records.entry(Keys.serverScope(serverId, channelId, personaId));
 }

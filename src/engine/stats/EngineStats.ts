@@ -1,8 +1,8 @@
 import { isStoreError } from '../errors';
 import type { SweepCounters } from '../maintenance/SweepSchedule';
 import { type ContextTier, type MemoryContext, type RecordTurnResult, SKIP_REASONS, type SkipReason } from '../schemas';
-import type { MemoryStore } from '../store/MemoryStore';
-import type { StoreHealthCounters } from '../store/StoreHealth';
+import type { RecordStore } from '../records/RecordStore';
+import type { StoreHealthCounters } from '../schemas/storeHealth';
 import { summarizerCounters, type SummarizerCounters } from '../summaries/SummarizerCounters';
 import { type LatencyHistogram, LatencyRecorder } from './LatencyRecorder';
 
@@ -104,7 +104,7 @@ export class EngineStats {
 	}
 
 	/** A snapshot of every counter, plain JSON-able data. */
-	public snapshot(store: MemoryStore): MemoryCounters {
+	public snapshot(store: RecordStore): MemoryCounters {
 		return structuredClone({
 			turnsRecorded: this.turns.recorded,
 			turnsSkipped: this.turns.skipped,
@@ -114,9 +114,7 @@ export class EngineStats {
 			summarizer: this.summarizer,
 			sweeps: this.sweeps,
 			tokensInjected: this.tokensInjected,
-			store: store.health.counters,
-			sharedWritesRepaired: store.readBack.repairs,
-			damagedValues: store.damaged.count,
+			...store.counters(),
 			latency: { capture: this.latency.capture.snapshot(), context: this.latency.context.snapshot() }
 		});
 	}

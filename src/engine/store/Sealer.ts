@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { MemoryError } from '../errors';
+import { isEncryptionKey, splitKeys } from '../schemas/encryptionKeys';
 
 /** AES-256-GCM: a 12-byte nonce, a 16-byte authentication tag. */
 const ALGORITHM = 'aes-256-gcm';
@@ -77,19 +78,6 @@ export class Sealer {
 		const previous = config.encryptionPreviousKeys === null ? [] : splitKeys(config.encryptionPreviousKeys).map(decodeKey);
 		return new Sealer(decodeKey(config.encryptionKey), previous);
 	}
-}
-
-/** The keys of a comma-separated list, blanks dropped. */
-export function splitKeys(list: string): string[] {
-	return list
-		.split(',')
-		.map((key) => key.trim())
-		.filter((key) => key.length > 0);
-}
-
-/** Whether `text` is a 32-byte key, as 64 hex digits or base64 (standard or URL-safe, padded or not). */
-export function isEncryptionKey(text: string): boolean {
-	return /^[\da-fA-F]{64}$/.test(text) || (/^[A-Za-z\d+/_-]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32);
 }
 
 function decodeKey(text: string): Buffer {

@@ -12,6 +12,7 @@ import { requestSummary } from './requestSummary';
 import { linesPastSummary, wantsSummary } from './servable';
 import type { SummarizerCounters } from './SummarizerCounters';
 import { type SummaryInput, summarySources } from './summarySources';
+import { Records } from '../records/Records';
 
 /** What the summarizer works with. */
 export interface SummarizerParts {
@@ -212,7 +213,7 @@ export class BackgroundSummarizer {
 	private async summarize(key: string): Promise<void> {
 		const { ledger, config, now, counters } = this.deps;
 		const { epoch } = this;
-		const entry = await ledger.store.get<ShortTermEntry>(key);
+		const entry = await ledger.store.get(Records.entry(key));
 		if (!entry || isExpired(entry, config, now()) || !wantsSummary(entry, config)) return;
 		const channelId = parseScopeKey(key)?.channelId ?? entry.channelId;
 		if ((this.channelCalls.get(channelId) ?? 0) >= config.llmMaxCallsPerChannelPerDay) {

@@ -1,8 +1,9 @@
 import type { MemoryConfig } from '../config';
 import type { StorageKind, StoredMessage } from '../schemas';
 import { KEY_KINDS, type KeyKind, keyKind } from '../store/keyKinds';
-import type { MemoryStore } from '../store/MemoryStore';
-import { type StorageSize, storageSize } from '../store/storageSize';
+
+export { KEY_KINDS, type KeyKind, keyKind };
+import type { RecordStore, StorageSize } from './RecordStore';
 
 /** What the store holds, for operators (`sapphire-memory stats`). */
 export interface StoreInventory {
@@ -28,7 +29,7 @@ export interface StoreInventory {
 }
 
 /** Counts the store's keys by kind, its size, and the archive's span. It reads the whole namespace: never on the reply path. */
-export async function takeInventory(store: MemoryStore, config: MemoryConfig): Promise<StoreInventory> {
+export async function takeInventory(store: RecordStore, config: MemoryConfig): Promise<StoreInventory> {
 	const keys = Object.fromEntries(Object.keys(KEY_KINDS).map((kind) => [kind, 0])) as Record<KeyKind, number>;
 	const archive = { scopes: 0, messages: 0, oldest: null as number | null, newest: null as number | null };
 	let totalKeys = 0;
@@ -57,7 +58,7 @@ export async function takeInventory(store: MemoryStore, config: MemoryConfig): P
 		keys,
 		totalKeys,
 		dataBytes,
-		storageBytes: await storageSize(store, config.storeUrl),
+		storageBytes: await store.storageSize(config.storeUrl),
 		archive,
 		lastSweepAt
 	};

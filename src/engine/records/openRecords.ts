@@ -1,0 +1,93 @@
+import type { MemoryConfig } from '../config';
+import { isOutage } from '../errors';
+import type { MemoryLogger } from '../MemoryLogger';
+import type { ReplyCalls } from '../ReplyCalls';
+import type { StoreHealthChange } from '../schemas/storeHealth';
+import { sqlitePath } from '../store/backends';
+import { FileRewrites, isRewritableFile } from '../store/FileRewrites';
+import { isCheckpointableLog, LogCheckpoints } from '../store/LogCheckpoints';
+import { MemoryStore } from '../store/MemoryStore';
+import type { StoreOptions } from '../store/openStore';
+import { Sealer } from '../store/Sealer';
+import { checkSeal } from '../store/sealing';
+import { RecordStore } from './RecordStore';
+import { Registry } from './Registry';
+
+/** The file an `sqlite://` store URL names (`:memory:` for none), as the operators' tools print it. */
+export { sqlitePath };
+
+/** What a store's files need once something was forgotten: on SQLite, the log emptied and the file rewritten (store/FileRewrites.ts). */
+export interface FileRewriting {
+	/** After an erasure: done before this resolves. */
+	now(): Promise<void>;
+	/** After a deletion: the log emptied now, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS`. */
+	soon(): Promise<void>;
+}
+
+/** How the engine opens its store. */
+export interface RecordsOptions {
+	config: MemoryConfig;
+	/** A Keyv the host already has, used instead of opening `config.storeUrl`. */
+	keyv?: StoreOptions['keyv'];
+	logger: MemoryLogger;
+	onStoreHealth: (change: StoreHealthChange) => void;
+	/** The reply path's calls, which the SQLite log's checkpoints wait for. */
+	replyCalls: ReplyCalls;
+}
+
+/**
+ * The store, open: its records, the registry the sweep walks, and what its files need. Opening checks that the configured
+ * keys open a sealed store, and seals a plain one whole when a key is set (store/sealing.ts).
+ */
+export class OpenRecords {
+	/** Null unless the store is an SQLite file of the default driver. */
+	private readonly logCheckpoints: LogCheckpoints | null;
+
+	private constructor(
+		private readonly store: MemoryStore,
+		public readonly records: RecordStore,
+		public readonly registry: Registry,
+		public readonly rewrites: FileRewrites,
+		/** Values found plain in a sealed store and sealed at start-up: no page of an SQLite file may keep them. */
+		public readonly sealedNow: number,
+		options: RecordsOptions
+	) {
+		const { logger } = options;
+		this.logCheckpoints = isCheckpointableLog(store.keyv.store)
+			? new LogCheckpoints(store.keyv.store, options.replyCalls, (error) => {
+					if (!isOutage(error)) logger.error('[memory] checkpointing the SQLite write-ahead log failed:', error);
+				})
+			: null;
+	}
+
+	/** Once the parts above have stopped: the registry's read-backs settled, a file rewrite still due run, the store closed. */
+	public async close(logger: MemoryLogger): Promise<void> {
+		while (this.records.busy > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+		await this.registry.settled();
+		await this.rewrites.close().catch((error: unknown) => logger.error('[memory] rewriting the SQLite file failed:', error));
+		await this.logCheckpoints?.stop();
+		await this.store.close();
+	}
+
+	/** Opens the store `options.config` names (`STORE_UNAVAILABLE` when it cannot be reached, `INVALID_CONFIG` for keys that do not open it). */
+	public static async open(options: RecordsOptions): Promise<OpenRecords> {
+		const { config, logger } = options;
+		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
+		const sealer = Sealer.fromConfig(config);
+		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
+		let sealedNow: number;
+		try {
+			sealedNow = await checkSeal(store, (message) => logger.warn(message));
+		} catch (error) {
+			await store.close().catch(() => undefined);
+			throw error;
+		}
+		store.health.onChange(options.onStoreHealth);
+		store.damaged.onDamaged((key, reason) =>
+			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
+		);
+		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
+		const rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
+		return new OpenRecords(store, new RecordStore(store), new Registry(store), rewrites, sealedNow, options);
+	}
+}
