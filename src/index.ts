@@ -51,6 +51,7 @@ export {
 	type UserProfile,
 	type ProfilePatch,
 	type TopicNote,
+	type TopicInput,
 	type TopicListing,
 	// Counters and operators' calls.
 	type MemoryCounters,

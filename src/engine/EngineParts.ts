@@ -1,5 +1,9 @@
 import type { AccountParts } from './account/AccountParts';
+import { Accounts } from './account/Accounts';
 import { Erasures } from './account/Erasures';
+import { TurnRecorder } from './capture/TurnRecorder';
+import { ContextBuilder } from './context/ContextBuilder';
+import { Operators } from './maintenance/Operators';
 import { Archive } from './archive/Archive';
 import { ChannelArchives } from './archive/ChannelArchives';
 import { CapturesInFlight } from './capture/CapturesInFlight';
@@ -50,6 +54,13 @@ export class EngineParts {
 	public readonly account: AccountParts;
 	/** Every erasure, and the protocol each runs. */
 	public readonly erasures: Erasures;
+	/** `/session`'s reads and the long-term memory the persona's LLM keeps. */
+	public readonly accounts: Accounts;
+	/** The two calls on the reply path. */
+	public readonly turns: TurnRecorder;
+	public readonly contexts: ContextBuilder;
+	/** The operators' views of the store. */
+	public readonly operators: Operators;
 	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
 	public readonly rewrites: FileRewriting;
 	public readonly store: RecordStore;
@@ -129,6 +140,11 @@ export class EngineParts {
 			now,
 			logger
 		});
+		this.accounts = new Accounts(this.account, now);
+		const { stats, captures, summarizer, capture, context } = this;
+		this.turns = new TurnRecorder({ capture, captures, summarizer, stats, replyCalls, now });
+		this.contexts = new ContextBuilder({ context, stats, replyCalls, now });
+		this.operators = new Operators({ store, archive: this.archive, config }, now);
 	}
 
 	/** Stops the sweep timer and the summarizer, waits for writes in flight, flushes what is held in memory, then closes the store. */

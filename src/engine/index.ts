@@ -28,5 +28,6 @@ export { tokenCount } from './format/tokens';
 export { foldIntoDigest } from './summaries/digest/foldIntoDigest';
 export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } from './summaries/summaryTool';
 export { RememberToolSchema, type RememberArguments } from './account/remember';
+export type { TopicInput } from './account/Accounts';
 export { sqlitePath } from './records/openRecords';
 export { unknownSettings, unknownSettingWarning, type UnknownSetting } from './unknownSettings';

@@ -2,7 +2,7 @@ import type { MemoryConfig } from '../config';
 import type { ServerPurge } from '../ledger/forgetServer';
 import type { MessageLedger } from '../ledger/MessageLedger';
 import type { SettingsRepository } from '../records/SettingsRepository';
-import type { PendingPurge } from '../schemas';
+import { assertId, type PendingPurge } from '../schemas';
 import { Records } from '../records/Records';
 import type { Registry } from '../records/Registry';
 
@@ -34,6 +34,7 @@ export class ServerPurges {
 
 	/** The bot left `serverId`: purged now (no grace), or when due. */
 	public async removed(serverId: string, now: number): Promise<{ purged: ServerPurge | null; purgeAt: number }> {
+		assertId('serverId', serverId);
 		const graceMs = this.parts.config.serverPurgeGraceHours * HOUR;
 		if (graceMs === 0) return { purged: await this.purge(serverId), purgeAt: now };
 		const pending: PendingPurge = { removedAt: now, dueAt: now + graceMs };
@@ -45,6 +46,7 @@ export class ServerPurges {
 
 	/** The bot is in `serverId` again: a pending purge is cancelled. Resolves true when there was one. */
 	public async rejoined(serverId: string): Promise<boolean> {
+		assertId('serverId', serverId);
 		const pendingIds = await this.pendingIds();
 		if (!pendingIds.has(serverId)) return false;
 		pendingIds.delete(serverId);
@@ -58,6 +60,7 @@ export class ServerPurges {
 
 	/** Erases everything of `serverId` now, and any purge pending for it. */
 	public async purge(serverId: string): Promise<ServerPurge> {
+		assertId('serverId', serverId);
 		// Everything inside the erasure, which ends with the SQLite file rewritten: the pending purge names the server too.
 		return this.parts.erasing(async () => {
 			const forgotten = await this.parts.ledger.forgetServer(serverId);
