@@ -157,12 +157,14 @@ describe.each(backends)('an index grown past its share on $name', (backend) => {
 	});
 });
 
-/** A Map that counts the reads the engine makes through Keyv. */
+/** A Map that counts the reads the engine makes through Keyv, and apart those of archive chunks. */
 class ReadCountingMap extends Map<string, unknown> {
 	public reads = 0;
+	public chunkReads = 0;
 
 	public override get(key: string) {
 		this.reads++;
+		if (/:chunk:\d+$/.test(key)) this.chunkReads++;
 		return super.get(key);
 	}
 }
@@ -182,20 +184,23 @@ describe('GIVEN MEMORY_INDEX_CACHE_MB=1 (one channel’s index may take half a M
 		const engine = await open();
 		await warmUp(engine, clock);
 		const readsPerContext: number[] = [];
+		const chunkReadsPerContext: number[] = [];
 		let ids: string[] = [];
 		// Six turns hold 1.2 million characters: the index outgrows half a MiB in the second or third.
 		for (let round = 0; round < 6; round++) {
 			ids = await longTurn(engine, clock, round * TURN_MESSAGES);
 			await smallTalk(engine, clock);
 			await engine.indexingIdle();
-			const before = map.reads;
+			const [before, chunksBefore] = [map.reads, map.chunkReads];
 			const newest = round * TURN_MESSAGES + TURN_MESSAGES - 1;
 			expect(await timesFound(engine, newest, ids.at(-1)!), `round ${round}`).toBe(1);
 			readsPerContext.push(map.reads - before);
+			chunkReadsPerContext.push(map.chunkReads - chunksBefore);
 		}
-		// A context reads its few keys, the same every time: never the archive's chunks, which an index dropped for its size would need.
-		expect(new Set(readsPerContext).size, `reads per context: ${readsPerContext.join(', ')}`).toBe(1);
-		expect(readsPerContext[0]).toBeLessThan(20);
+		// A context reads its few keys: never the archive's chunks, which an index dropped for its size would need. (The count of
+		// other reads may differ by a read-back of a directory this host's Keyv confirms in the background meanwhile.)
+		expect(chunkReadsPerContext, `reads per context: ${readsPerContext.join(', ')}`).toEqual([0, 0, 0, 0, 0, 0]);
+		expect(Math.max(...readsPerContext)).toBeLessThan(20);
 		// The trimmed index still holds the newest turn's messages beyond the newest chunks.
 		const lastFrom = 5 * TURN_MESSAGES;
 		for (const offset of [0, 20, 40]) expect(await timesFound(engine, lastFrom + offset, ids[offset]!), wordOf(lastFrom + offset)).toBe(1);
