@@ -2,7 +2,7 @@ import type { MemoryConfig } from '../config';
 import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
 import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
-import { Records } from '../records/Records';
+import { type RecordKey, Records } from '../records/Records';
 import { type ConversationKeys } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import type { RecordStore } from '../records/RecordStore';
@@ -33,7 +33,7 @@ import { memberScopes, type MemberScopes } from './memberScopes';
  * 9. exports, which read 1, 2 and 5;
  * 10. the channel's forgotten list (`forgotten:…`): ids only, of messages deleted on Discord, which capture leaves out.
  *
- * Capture writes them through {@link writeConversation}, erasure removes them through {@link forgetMember}
+ * Capture writes them through {@link readConversation} and {@link landConversation}, erasure removes them through {@link forgetMember}
  * and {@link forgetChannel}, an edit or deletion on Discord changes them through {@link changeMessages},
  * and the sweep expires them through the same parts, so a copy added here is one the erasure knows.
  */
@@ -56,48 +56,59 @@ export class MessageLedger {
 		} = parts);
 	}
 
+	/** The records a turn's write holds while it reads and lands a conversation: its entries and the live scope's archive head. */
+	public conversationLocks(keys: ConversationKeys): RecordKey<unknown>[] {
+		return [...entryKeysOf(keys), Records.archiveHead(keys.liveKey)];
+	}
+
 	/**
-	 * A turn's write to one persona's conversation: its short-term entries, the live scope's archive and
-	 * search index, the author index and the directories, under the conversation's locks. Messages deleted on
-	 * Discord are left out. `next` gets the entries as stored (expired ones read as missing) and the messages
-	 * to write, and returns the entries as they should be; it runs inside the locks, so no other write of this
-	 * process lands in between.
+	 * What a turn's write to one persona's conversation starts from, in one round trip: the entries as stored (expired ones
+	 * read as missing), the turn's messages less those deleted on Discord, and what the live scope's archive needs to take
+	 * them. Capture makes the entries as they should be from it and lands them with {@link landConversation}, holding
+	 * {@link conversationLocks} across both, so no other write of this process lands in between.
 	 */
-	public writeConversation(
-		keys: ConversationKeys,
-		turnMessages: readonly StoredMessage[],
-		now: number,
-		next: (current: (ShortTermEntry | undefined)[], messages: readonly StoredMessage[]) => Promise<ShortTermEntry[]>
-	): Promise<ShortTermEntry[]> {
-		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
-		return this.store.locked([...entryKeys, Records.archiveHead(keys.liveKey)], async () => {
-			// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
-			const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
-			const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
-			const forgotten = forgottenIds(read[entryKeys.length] as ForgottenMessages | undefined, now);
-			const messages = forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !isForgotten(forgotten, message));
-			const current = entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now));
-			const entries = await next(current, messages);
-			const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
-			const landed = messages.filter((message) => !liveIds.has(message.id));
-			// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
-			// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
-			// Inside the scope's lock, so an erasure of this scope never runs between a write and its listing.
-			const archiveRead = archiveKeys.length > 0 ? read.slice(entryKeys.length + 1) : undefined;
-			const append = await this.archive.prepare(keys.liveKey, turnMessages, now, archiveRead, (message) => isForgotten(forgotten, message));
-			await this.authors.record(keys.liveKey, landed, append.fresh, now);
-			// An entry that was in the store keeps its listing while this process's last write of it still covers it.
-			const written = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
-			await this.directory.track(written, now, { steady: new Set(entryKeys.filter((_, index) => current[index])) });
-			await append.register();
-			// The entries and the archive land in one batch: all of the turn or none of it.
-			await this.store.setMany([
-				...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })),
-				...append.writes
-			]);
-			append.landed();
-			return entries;
-		});
+	public async readConversation(keys: ConversationKeys, turnMessages: readonly StoredMessage[], now: number): Promise<ConversationRead> {
+		const entryKeys = entryKeysOf(keys);
+		// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
+		const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
+		const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
+		const forgotten = forgottenIds(read[entryKeys.length] as ForgottenMessages | undefined, now);
+		return {
+			keys,
+			turnMessages,
+			forgotten,
+			messages: forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !isForgotten(forgotten, message)),
+			current: entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now)),
+			archiveRead: archiveKeys.length > 0 ? read.slice(entryKeys.length + 1) : undefined
+		};
+	}
+
+	/**
+	 * Lands a turn's conversation as capture made it from `read`: its short-term entries (`entries`, in the order of
+	 * `read.current`), the live scope's archive and search index, the author index and the directories.
+	 */
+	public async landConversation(read: ConversationRead, entries: readonly ShortTermEntry[], now: number): Promise<void> {
+		const { keys, current, messages, forgotten } = read;
+		const entryKeys = entryKeysOf(keys);
+		const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
+		const landed = messages.filter((message) => !liveIds.has(message.id));
+		// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
+		// nothing (read as nothing, swept later), never an entry or message that status, export and erasure miss.
+		// Under the scope's lock, so an erasure of this scope never runs between a write and its listing.
+		const append = await this.archive.prepare(keys.liveKey, read.turnMessages, now, read.archiveRead, (message) =>
+			isForgotten(forgotten, message)
+		);
+		await this.authors.record(keys.liveKey, landed, append.fresh, now);
+		// An entry that was in the store keeps its listing while this process's last write of it still covers it.
+		const written = entryKeys.map((key, index) => ({ key, entry: entries[index]! }));
+		await this.directory.track(written, now, { steady: new Set(entryKeys.filter((_, index) => current[index])) });
+		await append.register();
+		// The entries and the archive land in one batch: all of the turn or none of it.
+		await this.store.setMany([
+			...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })),
+			...append.writes
+		]);
+		append.landed();
 	}
 
 	/**
@@ -199,4 +210,24 @@ export class MessageLedger {
 	private live(entry: ShortTermEntry | undefined, now: number): ShortTermEntry | undefined {
 		return entry && !isExpired(entry, this.config, now) ? entry : undefined;
 	}
+}
+
+/** What a turn's write to a conversation read (see {@link MessageLedger.readConversation}). */
+export interface ConversationRead {
+	keys: ConversationKeys;
+	/** The turn's messages as given. */
+	turnMessages: readonly StoredMessage[];
+	/** The turn's messages less those deleted on Discord: what the entries take. */
+	messages: readonly StoredMessage[];
+	/** The conversation's entries as stored, the user scope's first; undefined where none is live. */
+	current: (ShortTermEntry | undefined)[];
+	/** The channel's messages deleted on Discord (id → until when). */
+	forgotten: ReturnType<typeof forgottenIds>;
+	/** The archive head and markers read with the entries, for the archive's append. */
+	archiveRead: unknown[] | undefined;
+}
+
+/** A conversation's short-term entries: the user scope's, and in a guild the server scope's. */
+function entryKeysOf(keys: ConversationKeys): RecordKey<ShortTermEntry>[] {
+	return keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
 }
