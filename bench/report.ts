@@ -15,6 +15,7 @@ import type {
 	RecallSetResult,
 	ScaleResult,
 	ColdStartRow,
+	ForgettingScaleResult,
 	SessionResult,
 	StorageRow,
 	TargetCheck
@@ -304,6 +305,72 @@ export function renderColdStarts(rows: readonly ColdStartRow[]): string {
 			'block: the longest the event loop waited (perf_hooks.monitorEventLoopDelay), during the first context and over the whole run.'
 		]
 	);
+}
+
+/** Forgetting the same things in channels of each size, with the channel's recordTurn beside it; then largest / smallest. */
+export function renderForgettingScale(results: ForgettingScaleResult[]): string {
+	const notes: string[] = [];
+	const rows = results.flatMap(({ backend, skipped, error, points }) => {
+		if (skipped || error) notes.push(`${backend}: ${skipped ? `skipped: ${skipped}` : `failed: ${firstLine(error)}`}`);
+		return points.map((point) => [
+			backend,
+			count(point.messages),
+			ms(point.recordTurn.p50),
+			ms(point.deleteOne.p50),
+			times(ratio(point.deleteOne.p50, point.recordTurn.p50)),
+			ms(point.deleteBlockMs),
+			ms(point.bulkDelete.ms),
+			times(ratio(point.bulkDelete.ms, point.deleteOne.p50)),
+			ms(point.clearAll.ms),
+			ms(point.clearAll.longestBlockMs),
+			count(point.clearAll.archivedMessagesRemoved)
+		]);
+	});
+	const grown = results.flatMap(({ backend, growth }) =>
+		growth
+			? [
+					[
+						backend,
+						`${count(growth.to)} / ${count(growth.from)}`,
+						times(growth.deleteOne),
+						times(growth.deleteBlock),
+						times(growth.clearAll),
+						times(growth.clearAllBlock)
+					]
+				]
+			: []
+	);
+	const forgetting = table(
+		'2c. Forgetting at scale: Maya (100 turns) among 49 other members in one channel of N messages, times in ms',
+		[
+			'backend',
+			'N',
+			'record p50',
+			'delete p50',
+			'delete / record',
+			'delete block',
+			'bulk 100',
+			'bulk / delete',
+			'clearAll',
+			'clearAll block',
+			'archived gone'
+		],
+		rows,
+		[
+			"A new store for each N; Maya's turns (a message and the reply each) spread evenly over the history, the rest in busy turns.",
+			"record: 200 one-message turns after the seeding. delete: memory.messagesChanged of one other member's message from the " +
+				'middle of the history, 20 different ones one at a time;',
+			'bulk 100: the 100 messages after them in one call. clearAll: Maya erased, once (the SQLite file rewritten before it ' +
+				'resolves); archived gone: the copies it took out of the archive.',
+			'block: the longest the event loop waited (perf_hooks.monitorEventLoopDelay, reset before each call), over the 20 deletions ' +
+				'for delete.',
+			...notes
+		]
+	);
+	return [
+		forgetting,
+		table('Largest channel / smallest', ['backend', 'N', 'delete p50', 'delete block', 'clearAll', 'clearAll block'], grown)
+	].join('\n');
 }
 
 /** The naive reference's rows: the SQLite latency channel and each scale channel. */

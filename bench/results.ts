@@ -120,6 +120,35 @@ export interface ForgettingResult {
 	purgeServer: { ms: number; channels: number; archivedMessagesDeleted: number };
 }
 
+/** One channel size of the forgetting-at-scale section (bench/sections/forgettingScale.ts); times in ms. */
+export interface ForgettingScalePoint {
+	/** Messages the channel held once seeded: Maya's 100 turns among the 49 other members' talk. */
+	messages: number;
+	seedSeconds: number;
+	/** Turns recorded after the seeding, one member message and the persona's reply each: the reference. */
+	recordTurn: LatencySummary;
+	/** One of the other members' messages deleted on Discord (`messagesChanged`), each a different one from the middle. */
+	deleteOne: LatencySummary;
+	/** The event loop's longest block over those deletions. */
+	deleteBlockMs: number;
+	/** Copies those deletions took out of the archive. */
+	deleteArchivedRemoved: number;
+	/** The messages after them deleted in one `messagesChanged` call. */
+	bulkDelete: { messages: number; ms: number; longestBlockMs: number; archivedMessagesRemoved: number };
+	/** Maya erased whole (`clearAll`), once. */
+	clearAll: { ms: number; longestBlockMs: number; archivedMessagesRemoved: number };
+}
+
+/** What forgetting the same things costs as one backend's channel grows. */
+export interface ForgettingScaleResult {
+	backend: BackendName;
+	skipped?: string;
+	error?: string;
+	points: ForgettingScalePoint[];
+	/** Largest channel / smallest channel. */
+	growth?: { from: number; to: number; deleteOne: number; deleteBlock: number; clearAll: number; clearAllBlock: number };
+}
+
 export interface ScalePoint {
 	size: number;
 	firstContextMs: number;
@@ -268,7 +297,7 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'memory' | 'recall'>;
+	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'forgettingScale' | 'memory' | 'recall'>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
@@ -276,6 +305,7 @@ export interface BenchResults {
 	session?: SessionResult;
 	hostile?: HostileResult;
 	scale?: ScaleResult;
+	forgettingScale?: ForgettingScaleResult[];
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];
 	memory?: { activeChannels?: MemoryResult; storage: StorageRow[] };

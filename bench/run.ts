@@ -11,6 +11,7 @@ import {
 	renderHeader,
 	renderEncryption,
 	renderForgetting,
+	renderForgettingScale,
 	renderHostile,
 	renderLatency,
 	renderMemory,
@@ -25,6 +26,7 @@ import {
 } from './report';
 import type { BenchResults } from './results';
 import { runEncryption } from './sections/encryption';
+import { runForgettingScale } from './sections/forgettingScale';
 import { runHostile } from './sections/hostile';
 import { runLatency } from './sections/latency';
 import { runSession } from './sections/session';
@@ -52,13 +54,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, encryption, session, hostile, scale, memory, recall } = plan;
+	const { latency, encryption, session, hostile, scale, forgettingScale, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, encryption, session, hostile, scale, memory, recall },
+		parameters: { latency, encryption, session, hostile, scale, forgettingScale, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -110,6 +112,12 @@ async function main(): Promise<number> {
 		results.scale = await section('scale', () => runScale(plan, wants('naive')));
 		if (results.scale) print(renderScale(results.scale));
 		if (results.scale) print(renderColdStarts(results.scale.coldStarts));
+	}
+	if (wants('forgetting-scale')) {
+		results.forgettingScale = await section('forgetting-scale', () => runForgettingScale(plan));
+		for (const failed of results.forgettingScale?.filter((result) => result.error) ?? [])
+			results.errors.push({ section: `forgetting-scale (${failed.backend})`, error: failed.error! });
+		if (results.forgettingScale) print(renderForgettingScale(results.forgettingScale));
 	}
 	if (wants('naive')) {
 		results.naive = naiveRows(results.latency, results.scale);

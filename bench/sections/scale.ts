@@ -76,7 +76,7 @@ function planChannels(plan: ScalePlan): { measured: PlannedChannel[]; all: Plann
 }
 
 /** Splits a channel's messages into as few turns as fit, as even as possible (2 messages at least each). */
-function turnSizes(messages: number): number[] {
+export function turnSizes(messages: number): number[] {
 	const turns = Math.ceil(messages / MAX_TURN_MESSAGES);
 	const base = Math.floor(messages / turns);
 	return Array.from({ length: turns }, (_, at) => base + (at < messages % turns ? 1 : 0));
