@@ -12,7 +12,7 @@ import type { CaptureParts } from './capture/CaptureParts';
 import { type MemoryConfig, resolveConfig } from './config';
 import type { ContextParts } from './context/ContextParts';
 import { isOutage } from './errors';
-import { type FileRewriting, OpenRecords } from './records/openRecords';
+import { OpenRecords } from './records/openRecords';
 import type { RecordStore } from './records/RecordStore';
 import type { Registry } from './records/Registry';
 import { AUTHOR_FLUSH_MS, AuthorIndex } from './ledger/AuthorIndex';
@@ -61,8 +61,6 @@ export class EngineParts {
 	public readonly contexts: ContextBuilder;
 	/** The operators' views of the store. */
 	public readonly operators: Operators;
-	/** What an SQLite file needs after something was forgotten; nothing on other backends. */
-	public readonly rewrites: FileRewriting;
 	public readonly store: RecordStore;
 	private readonly stopKeepingTokenizer = keepTokenizerCompiled();
 	private readonly logger: MemoryLogger;
@@ -131,12 +129,11 @@ export class EngineParts {
 		this.context = { store, archive: this.archive, settings, config };
 		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
 		this.logger = logger;
-		this.rewrites = opened.rewrites;
 		this.erasures = new Erasures({
 			account: this.account,
 			summarizer: this.summarizer,
 			summarizerCounters: this.stats.summarizer,
-			rewrites: this.rewrites,
+			rewrites: opened.rewrites,
 			now,
 			logger
 		});

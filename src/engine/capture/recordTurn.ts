@@ -44,7 +44,7 @@ export async function recordTurn(parts: CaptureParts, given: MemoryTurn, now: nu
 		// Nothing older than the user's last clear goes back into their own scope.
 		const userBarrier = (message: { ts: number }) => visibility.storable(turn.userId, message.ts);
 		const written = await writeConversation(parts, turn, persona, history, userBarrier, now);
-		keys.push(written.keys.userKey, ...(written.keys.serverKey ? [written.keys.serverKey] : []));
+		keys.push(...written.keys.entryKeys);
 		liveKeys.push(written.keys.liveKey);
 		entries.push(...written.entries);
 	}

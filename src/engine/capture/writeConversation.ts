@@ -32,7 +32,7 @@ export async function writeConversation(
 		await ledger.landConversation(read, entries, now);
 		return entries;
 	});
-	const live = written[keys.serverKey ? 1 : 0];
+	const live = written[keys.entryKeys.indexOf(keys.liveKey)];
 	if (live) parts.onLiveWrite?.(keys.liveKey, live);
 	return { keys, entries: written };
 }
@@ -57,8 +57,7 @@ async function composeEntries(
 	messages: readonly StoredMessage[]
 ): Promise<ShortTermEntry[]> {
 	const { config } = parts;
-	const { userKey, serverKey, liveKey } = keys;
-	const entryKeys = serverKey ? [userKey, serverKey] : [userKey];
+	const { serverKey, liveKey, entryKeys } = keys;
 	const windows = entryKeys.map((key, index) => {
 		const current = stored[index];
 		const own =

@@ -58,7 +58,7 @@ export class MessageLedger {
 
 	/** The records a turn's write holds while it reads and lands a conversation: its entries and the live scope's archive head. */
 	public conversationLocks(keys: ConversationKeys): RecordKey<unknown>[] {
-		return [...entryKeysOf(keys), Records.archiveHead(keys.liveKey)];
+		return [...keys.entryKeys, Records.archiveHead(keys.liveKey)];
 	}
 
 	/**
@@ -68,7 +68,7 @@ export class MessageLedger {
 	 * {@link conversationLocks} across both, so no other write of this process lands in between.
 	 */
 	public async readConversation(keys: ConversationKeys, turnMessages: readonly StoredMessage[], now: number): Promise<ConversationRead> {
-		const entryKeys = entryKeysOf(keys);
+		const { entryKeys } = keys;
 		// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
 		const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
 		const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
@@ -89,7 +89,7 @@ export class MessageLedger {
 	 */
 	public async landConversation(read: ConversationRead, entries: readonly ShortTermEntry[], now: number): Promise<void> {
 		const { keys, current, messages, forgotten } = read;
-		const entryKeys = entryKeysOf(keys);
+		const { entryKeys } = keys;
 		const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
 		const landed = messages.filter((message) => !liveIds.has(message.id));
 		// Indexes before what they index, so a process killed between two writes leaves at worst a listing of
@@ -120,7 +120,7 @@ export class MessageLedger {
 		now: number,
 		next: (current: (ShortTermEntry | undefined)[]) => ShortTermEntry[]
 	): Promise<ShortTermEntry[]> {
-		const entryKeys = keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
+		const { entryKeys } = keys;
 		const written = await this.store.locked(entryKeys, async () => {
 			const stored = await this.store.getMany<ShortTermEntry>(entryKeys);
 			const entries = next(stored.map((entry) => this.live(entry, now)));
@@ -225,9 +225,4 @@ export interface ConversationRead {
 	forgotten: ReturnType<typeof forgottenIds>;
 	/** The archive head and markers read with the entries, for the archive's append. */
 	archiveRead: unknown[] | undefined;
-}
-
-/** A conversation's short-term entries: the user scope's, and in a guild the server scope's. */
-function entryKeysOf(keys: ConversationKeys): RecordKey<ShortTermEntry>[] {
-	return keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey];
 }

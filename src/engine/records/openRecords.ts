@@ -62,7 +62,6 @@ export class OpenRecords {
 
 	/** Once the parts above have stopped: the registry's read-backs settled, a file rewrite still due run, the store closed. */
 	public async close(logger: MemoryLogger): Promise<void> {
-		while (this.records.busy > 0) await new Promise((resolve) => setTimeout(resolve, 5));
 		await this.registry.settled();
 		await this.rewrites.close().catch((error: unknown) => logger.error('[memory] rewriting the SQLite file failed:', error));
 		await this.logCheckpoints?.stop();

@@ -19,13 +19,21 @@ export interface ConversationKeys {
 	liveKey: RecordKey<ShortTermEntry>;
 	/** The channel's messages deleted on Discord, which capture leaves out. */
 	forgottenKey: RecordKey<ForgottenMessages>;
+	/** The entries a turn writes, in this order: the user scope's, then the server scope's outside DMs. */
+	entryKeys: RecordKey<ShortTermEntry>[];
 }
 
 /** Where a conversation's memory is kept: every turn writes the user scope and, in a guild, the server scope. */
 export function conversationKeys(where: { userId: string; serverId: string | null; channelId: string }, personaId?: string | null): ConversationKeys {
 	const userKey = Records.entry(Keys.userScope(where.userId, where.channelId, personaId));
 	const serverKey = where.serverId === null ? null : serverScopeKey(where.serverId, where.channelId, personaId);
-	return { userKey, serverKey, liveKey: serverKey ?? userKey, forgottenKey: Records.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId) };
+	return {
+		userKey,
+		serverKey,
+		liveKey: serverKey ?? userKey,
+		forgottenKey: Records.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId),
+		entryKeys: serverKey ? [userKey, serverKey] : [userKey]
+	};
 }
 
 /** The shared scope of one persona in one guild channel. */

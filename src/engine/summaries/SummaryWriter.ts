@@ -73,6 +73,6 @@ export class SummaryWriter {
 			})
 		);
 		if (turnKey) this.turnsDone.set(turnKey, true);
-		return { summary: text, categories, keys: keys.serverKey ? [keys.userKey, keys.serverKey] : [keys.userKey] };
+		return { summary: text, categories, keys: keys.entryKeys };
 	}
 }
