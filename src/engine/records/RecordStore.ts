@@ -39,8 +39,10 @@ type ValueOf<K> = K extends RecordKey<infer T> ? T : never;
 /**
  * The store as every part above the records layer sees it: records named by {@link Records}, each read and written as its
  * type says, many in one round trip where the backend can. Locks are taken here, in one order: every key of a call at
- * once, sorted, so two callers never deadlock (store/KeyedLock.ts); a part that needs several records unchanged while it
- * works names them all in one {@link locked} call, never one lock inside another.
+ * once, sorted (store/KeyedLock.ts), and from the top down only: conversations' entries and archive heads, then the
+ * indexes that list them (directories, author indexes, channel archive lists), then registry buckets. A task holding
+ * entries or heads may update an index, and an index's update may note a registry id, never the other way round, so two
+ * callers never deadlock.
  */
 export class RecordStore {
 	public constructor(private readonly store: MemoryStore) {}
