@@ -1,4 +1,5 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Latencies of one operation, in milliseconds. */
 export interface LatencySummary {
@@ -35,6 +36,17 @@ export async function timed<T>(operation: () => Promise<T>): Promise<[T, number]
 	const start = performance.now();
 	const result = await operation();
 	return [result, performance.now() - start];
+}
+
+/** {@link timed}, with the longest the event loop waited meanwhile (`perf_hooks.monitorEventLoopDelay`, garbage collection included). */
+export async function timedWithBlock<T>(operation: () => Promise<T>): Promise<{ result: T; ms: number; longestBlockMs: number }> {
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	delay.enable();
+	const [result, ms] = await timed(operation);
+	// A block in the call's last step is recorded when the monitor's timer next runs, after the call resolved.
+	await sleep(2);
+	delay.disable();
+	return { result, ms, longestBlockMs: delay.max / 1e6 };
 }
 
 /** The same for a synchronous operation. */

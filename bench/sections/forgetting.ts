@@ -1,9 +1,8 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemoryEngine } from '../../src/engine';
 import { count } from '../format';
 import { progress } from '../log';
 import type { ForgettingResult } from '../results';
-import { summarize, timed } from '../stats';
+import { summarize, timed, timedWithBlock } from '../stats';
 import { type Channel, channelOf, type ChatWorkload } from '../workload';
 
 /** The server the bot is removed from: its channels, and the turns recorded in each first. */
@@ -39,10 +38,7 @@ export async function measureForgetting(
 		archivedRemoved += result.archivedMessagesRemoved;
 	}
 	const member = channel.members[1]!;
-	const delay = monitorEventLoopDelay({ resolution: 1 });
-	delay.enable();
-	const [erased, eraseMs] = await timed(() => engine.clearAll(member.id));
-	delay.disable();
+	const { result: erased, ms: eraseMs, longestBlockMs: eraseBlockMs } = await timedWithBlock(() => engine.clearAll(member.id));
 
 	// A server of its own, 100 channels of a few turns each, then the bot is removed from it.
 	const server = 1;
@@ -55,7 +51,7 @@ export async function measureForgetting(
 	return {
 		deleteOne: summarize(deletions),
 		archivedMessagesRemoved: archivedRemoved,
-		eraseMember: { ms: eraseMs, longestBlockMs: delay.max / 1e6, archivedMessagesRemoved: erased.archivedMessagesRemoved },
+		eraseMember: { ms: eraseMs, longestBlockMs: eraseBlockMs, archivedMessagesRemoved: erased.archivedMessagesRemoved },
 		purgeServer: { ms: purgeMs, channels: purged.channels, archivedMessagesDeleted: purged.archivedMessagesDeleted }
 	};
 }

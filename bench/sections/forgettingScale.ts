@@ -1,5 +1,4 @@
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import type { MemoryEngine } from '../../src/engine';
 import { type BenchStore, prepareStore } from '../backends';
 import { ChatCorpus } from '../corpus';
@@ -7,7 +6,7 @@ import { count } from '../format';
 import { progress, ProgressCounter } from '../log';
 import type { BenchPlan } from '../options';
 import type { ForgettingScalePoint, ForgettingScaleResult } from '../results';
-import { ratio, summarize, timed } from '../stats';
+import { ratio, summarize, timed, timedWithBlock } from '../stats';
 import { type Channel, ChatWorkload, type Member, messagesIn, openEngine, serverId, channelId } from '../workload';
 import { turnSizes } from './scale';
 import { errorText } from './shared';
@@ -83,16 +82,16 @@ async function measureSize(store: BenchStore, messages: number): Promise<Forgett
 		let deleteBlockMs = 0;
 		let singlesRemoved = 0;
 		for (const id of singles) {
-			const { result, ms, longestBlockMs } = await watched(() => deleted([id]));
+			const { result, ms, longestBlockMs } = await timedWithBlock(() => deleted([id]));
 			deletions.push(ms);
 			deleteBlockMs = Math.max(deleteBlockMs, longestBlockMs);
 			singlesRemoved += result.archivedMessagesRemoved;
 		}
 		progress(`${label}: ${BULK_DELETE} messages deleted in one call, then clearAll…`);
 		global.gc?.();
-		const bulkDelete = await watched(() => deleted(bulk));
+		const bulkDelete = await timedWithBlock(() => deleted(bulk));
 		global.gc?.();
-		const erased = await watched(() => engine.clearAll(maya.id));
+		const erased = await timedWithBlock(() => engine.clearAll(maya.id));
 		return {
 			messages,
 			seedSeconds: seeded.seconds,
@@ -148,18 +147,6 @@ async function seedChannel(engine: MemoryEngine, workload: ChatWorkload, others:
 		}
 	}
 	return { othersIds, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Runs `operation` timed, with the event loop's longest block meanwhile. */
-async function watched<T>(operation: () => Promise<T>): Promise<{ result: T; ms: number; longestBlockMs: number }> {
-	const delay = monitorEventLoopDelay({ resolution: 1 });
-	delay.enable();
-	delay.reset();
-	const [result, ms] = await timed(operation);
-	// A block in the call's last step is recorded when the monitor's timer next runs, after the call resolved.
-	await sleep(2);
-	delay.disable();
-	return { result, ms, longestBlockMs: delay.max / 1e6 };
 }
 
 /** Largest channel / smallest channel. */
