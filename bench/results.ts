@@ -149,6 +149,59 @@ export interface ForgettingScaleResult {
 	growth?: { from: number; to: number; deleteOne: number; deleteBlock: number; clearAll: number; clearAllBlock: number };
 }
 
+/** One kind of key that more than one shard process wrote during the turns (bench/sections/shards.ts). */
+export interface ShardKeyKind {
+	/** As src/engine/store/keyKinds.ts names it. */
+	kind: string;
+	/** Keys of this kind written by more than one process. */
+	keys: number;
+	/** Of those, written by every process: a member's own keys (user directory, author index) aside, the hot keys. */
+	hot: number;
+	/** Of the hot keys, those written by a compare-and-set. */
+	hotCompareAndSet: number;
+	/** A member's own keys written by every process: members who talked in servers of every shard. */
+	memberOwn: number;
+	/** Writes of these keys, over all processes, and compare-and-sets of them that found the key changed. */
+	writes: number;
+	retries: number;
+	/** The adapter methods that wrote them. */
+	operations: string[];
+}
+
+/** Shard processes recording at once on one store (bench/sections/shards.ts). */
+export interface ShardsResult {
+	backend: BackendName;
+	skipped?: string;
+	error?: string;
+	processes?: number;
+	/** recordTurn calls that resolved, over all processes, and those that failed. */
+	turns?: number;
+	failedTurns?: number;
+	firstError?: string;
+	/** From the barrier until the last process's last turn. */
+	seconds?: number;
+	recordTurn?: LatencySummary;
+	/** Conditional writes (each key of a many-key compare-and-set counts) and those that found the key changed: a retry follows each. */
+	compareAndSets?: number;
+	retries?: number;
+	retriesPerTurn?: number;
+	/** Keys written during the turns by any process, by more than one, and by every one (a member's own keys aside). */
+	keysWritten?: number;
+	sharedKeys?: number;
+	hotKeys?: number;
+	/** Of the hot keys, those written by a compare-and-set (a read-modify-write that may retry), not by blind set adds alone. */
+	hotCompareAndSet?: number;
+	/** Write calls on the adapter by method, over all processes (`sets.add`: a native set's blind add). */
+	calls?: Record<string, number>;
+	/** Kinds of the keys more than one process wrote, the most written first. */
+	kinds?: ShardKeyKind[];
+	/**
+	 * What the check after the run found missing: turns with a message missing from its member's archives, those messages,
+	 * and conversations missing from the member's directory.
+	 */
+	lost?: { turns: number; messages: number; conversations: number; members: number; checkedMessages: number; seconds: number };
+}
+
 export interface ScalePoint {
 	size: number;
 	firstContextMs: number;
@@ -297,7 +350,7 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'forgettingScale' | 'memory' | 'recall'>;
+	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'forgettingScale' | 'shards' | 'memory' | 'recall'>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
@@ -306,6 +359,7 @@ export interface BenchResults {
 	hostile?: HostileResult;
 	scale?: ScaleResult;
 	forgettingScale?: ForgettingScaleResult[];
+	shards?: ShardsResult[];
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];
 	memory?: { activeChannels?: MemoryResult; storage: StorageRow[] };

@@ -33,6 +33,8 @@ import { runSession } from './sections/session';
 import { runMemory } from './sections/memory';
 import { runRecall } from './sections/recall';
 import { runScale } from './sections/scale';
+import { runShards } from './sections/shards';
+import { renderShards } from './sections/shardsReport';
 import { errorText } from './sections/shared';
 import { checkTargets } from './targets';
 
@@ -54,13 +56,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, encryption, session, hostile, scale, forgettingScale, memory, recall } = plan;
+	const { latency, encryption, session, hostile, scale, forgettingScale, shards, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, encryption, session, hostile, scale, forgettingScale, memory, recall },
+		parameters: { latency, encryption, session, hostile, scale, forgettingScale, shards, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -118,6 +120,15 @@ async function main(): Promise<number> {
 		for (const failed of results.forgettingScale?.filter((result) => result.error) ?? [])
 			results.errors.push({ section: `forgetting-scale (${failed.backend})`, error: failed.error! });
 		if (results.forgettingScale) print(renderForgettingScale(results.forgettingScale));
+	}
+	if (wants('shards')) {
+		results.shards = await section('shards', () => runShards(plan));
+		for (const failed of results.shards?.filter((result) => result.error || result.failedTurns) ?? [])
+			results.errors.push({
+				section: `shards (${failed.backend})`,
+				error: failed.error ?? `${failed.failedTurns} turns failed: ${failed.firstError}`
+			});
+		if (results.shards) print(renderShards(results.shards));
 	}
 	if (wants('naive')) {
 		results.naive = naiveRows(results.latency, results.scale);

@@ -25,6 +25,10 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	const cold = results.scale?.coldStarts.filter((row) => row.size === Math.max(...results.scale!.coldStarts.map((each) => each.size)));
 	const coldAt = cold?.length ? ` at ${count(cold[0]!.size)} messages` : '';
 	const coldWorst = (figure: (row: NonNullable<typeof cold>[number]) => number) => (cold?.length ? Math.max(...cold.map(figure)) : null);
+	// The goal names PostgreSQL and Redis; SQLite's four processes on one file are shown, not judged.
+	const shards = results.shards?.filter((result) => (result.backend === 'postgres' || result.backend === 'redis') && result.lost);
+	const shardsWorst = (figure: (result: NonNullable<typeof shards>[number]) => number) => (shards?.length ? Math.max(...shards.map(figure)) : null);
+	const shardsAt = shards?.length ? ` (${shards.map((result) => result.backend).join(', ')}, ${shards[0]!.processes} processes)` : '';
 	const specs: TargetSpec[] = [
 		{
 			name: `SQLite buildContext p50${at}`,
@@ -78,6 +82,27 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 			limit: 20,
 			kind: 'max',
 			show: (value) => `${ms(value)} ms`
+		},
+		{
+			name: `shards${shardsAt}: compare-and-set retries per turn, worst`,
+			value: shardsWorst((result) => result.retriesPerTurn!),
+			limit: 0.01,
+			kind: 'max',
+			show: (value) => value.toFixed(4)
+		},
+		{
+			name: `shards${shardsAt}: keys every process writes, worst`,
+			value: shardsWorst((result) => result.hotKeys!),
+			limit: 0,
+			kind: 'max',
+			show: count
+		},
+		{
+			name: `shards${shardsAt}: messages and conversations lost`,
+			value: shards?.length ? shards.reduce((sum, result) => sum + result.lost!.messages + result.lost!.conversations, 0) : null,
+			limit: 0,
+			kind: 'max',
+			show: count
 		},
 		{
 			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,
