@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { likeEscape } from '../src/engine/store/SqliteAdapter';
+import { likeEscape } from '../src/engine/store/SqliteStatements';
 import { redact } from '../src/engine/store/backends';
 import type { MemoryConfig } from '../src/engine';
 import type { BackendName } from './options';
@@ -26,8 +26,9 @@ export interface BenchStore {
 
 export type PreparedStore = { store: BenchStore; skipped?: undefined } | { store?: undefined; skipped: string };
 
-/** The PostgreSQL table @keyv/postgres writes for the engine (see src/engine/store.ts). */
+/** The PostgreSQL table @keyv/postgres writes for the engine (see src/engine/store/backends.ts), and the store's sets beside it. */
 const POSTGRES_TABLE = 'memory';
+const POSTGRES_SETS = 'memory_sets';
 const CONNECT_TIMEOUT_MS = 2_000;
 
 export function redisUrl(): string {
@@ -141,16 +142,20 @@ async function postgresStore(url: string): Promise<PreparedStore> {
 			namespace,
 			config: {},
 			async sizeBytes() {
-				const { rows } = await pool.query<{ bytes: string }>(`SELECT COALESCE(pg_total_relation_size(to_regclass($1)), 0)::text AS bytes`, [
-					POSTGRES_TABLE
-				]);
+				const { rows } = await pool.query<{ bytes: string }>(
+					'SELECT (COALESCE(pg_total_relation_size(to_regclass($1)), 0) + ' +
+						'COALESCE(pg_total_relation_size(to_regclass($2)), 0))::text AS bytes',
+					[POSTGRES_TABLE, POSTGRES_SETS]
+				);
 				return Number(rows[0]!.bytes);
 			},
 			async dispose() {
 				try {
-					const exists = await pool.query<{ table: string | null }>(`SELECT to_regclass($1)::text AS table`, [POSTGRES_TABLE]);
-					if (exists.rows[0]?.table)
-						await pool.query(`DELETE FROM ${POSTGRES_TABLE} WHERE key LIKE $1 ESCAPE '\\'`, [`${likeEscape(namespace)}:%`]);
+					for (const table of [POSTGRES_TABLE, POSTGRES_SETS]) {
+						const exists = await pool.query<{ table: string | null }>(`SELECT to_regclass($1)::text AS table`, [table]);
+						if (!exists.rows[0]?.table) continue;
+						await pool.query(`DELETE FROM ${table} WHERE key LIKE $1 ESCAPE '\\'`, [`${likeEscape(namespace)}:%`]);
+					}
 				} finally {
 					await pool.end();
 				}

@@ -3,7 +3,7 @@ import type { StoreHealthCounters } from '../schemas/storeHealth';
 import type { MemoryStore, UpdateResult } from '../store/MemoryStore';
 import { reseal, type ResealResult } from '../store/sealing';
 import { type StorageSize, storageSize } from '../store/storageSize';
-import type { RecordKey } from './Records';
+import type { RecordKey, RecordSetChange, SetKey } from './Records';
 
 export type { UpdateResult, ResealResult, StorageSize };
 
@@ -86,9 +86,36 @@ export class RecordStore {
 		return this.store.set(key, value, ttlMs);
 	}
 
-	/** Every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed. */
-	public setMany(writes: readonly RecordWrite[]): Promise<void> {
-		return this.store.setMany(writes);
+	/**
+	 * Every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed, and the
+	 * members `setAdds` adds land with it (on a host's Keyv they are added first).
+	 */
+	public setMany(writes: readonly RecordWrite[], setAdds: readonly RecordSetChange[] = []): Promise<void> {
+		return this.store.setMany(writes, setAdds);
+	}
+
+	/** Adds ids to sets, blind (no read, no compare-and-set): processes adding at once never conflict. */
+	public addToSets(changes: readonly RecordSetChange[]): Promise<void> {
+		return this.store.addToSets(changes);
+	}
+
+	/** Removes ids from sets, blind. */
+	public removeFromSets(changes: readonly RecordSetChange[]): Promise<void> {
+		return this.store.removeFromSets(changes);
+	}
+
+	/** The ids of each set, sorted, in one round trip. */
+	public setMembers(keys: readonly SetKey[]): Promise<string[][]> {
+		return this.store.setMembers(keys);
+	}
+
+	/** Up to `limit` ids of a set after `after` (from the first when null), in a stable order: walk a set in slices with it. */
+	public setMembersPage(key: SetKey, after: string | null, limit: number): Promise<string[]> {
+		return this.store.setMembersPage(key, after, limit);
+	}
+
+	public deleteSets(keys: readonly SetKey[]): Promise<void> {
+		return this.store.deleteSets(keys);
 	}
 
 	public delete(keys: readonly RecordKey<unknown>[]): Promise<void> {
@@ -127,8 +154,8 @@ export class RecordStore {
 	}
 
 	/**
-	 * Every key of the namespace with what it holds, unsealed but unchecked: for operators (inventory, channel inspection),
-	 * never the reply path. A tool that reads keys by their layout lives in the records layer or reads them through
+	 * Every key of the namespace with what it holds, unsealed but unchecked (a set's key with its ids): for operators
+	 * (inventory, channel inspection), never the reply path. A tool that reads keys by their layout lives in the records layer or reads them through
 	 * records/scopes.ts.
 	 */
 	public scan(): AsyncGenerator<[key: string, data: unknown]> {

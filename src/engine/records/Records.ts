@@ -35,6 +35,17 @@ function typed<T>(key: string): RecordKey<T> {
 	return key as RecordKey<T>;
 }
 
+/** The key of a set of ids (store/sets.ts). Only {@link Records} makes one, as it makes record keys. */
+export type SetKey = string & { readonly [setOfIds]: true };
+
+declare const setOfIds: unique symbol;
+
+/** Members to add to, or remove from, one set. */
+export interface RecordSetChange {
+	key: SetKey;
+	members: readonly string[];
+}
+
 /** Every record the engine keeps, by kind (docs/storage.md lists their layout). */
 export const Records = {
 	/** A conversation's short-term entry; its scope key (records/scopes.ts) is its key. */

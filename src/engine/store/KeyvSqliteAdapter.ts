@@ -1,28 +1,47 @@
 import KeyvSqlite from '@keyv/sqlite';
 import type { CompareAndSet } from './compareAndSet';
+import { KeyvSqliteSets } from './KeyvSqliteSets';
 import type { SqliteSynchronous } from './SqliteAdapter';
+import { createSetsTable } from './SqliteSets';
 
 type Query = (sql: string, ...parameters: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
  * @keyv/sqlite (on the `sqlite3` binding), chosen with `MEMORY_SQLITE_DRIVER=@keyv/sqlite`, with what the engine's own
  * SQLite store offers: the same file settings (WAL, `synchronous`, `secure_delete`), a batch written in one statement,
- * the {@link CompareAndSet} of shared keys, and the checkpoint and rewrite that forgetting asks of the file. The file
- * is the same as SqliteAdapter's (table `keyv`), so a store moves between the two drivers as it is.
+ * the {@link CompareAndSet} of shared keys, the sets (KeyvSqliteSets), and the checkpoint and rewrite that forgetting asks
+ * of the file. The file is the same as SqliteAdapter's (tables `keyv` and `keyv_sets`), so a store moves between the two
+ * drivers as it is.
  *
  * Its calls run one at a time: the binding would otherwise run them side by side on one connection, where a `VACUUM`
  * fails while another statement is open and a pragma may land after the first write.
  */
 export class KeyvSqliteAdapter extends KeyvSqlite {
+	public readonly sets: KeyvSqliteSets;
+
 	private constructor(path: string, busyTimeoutMs: number) {
 		super({ uri: `sqlite://${path}`, busyTimeout: busyTimeoutMs });
 		const query = this.query as Query;
 		let last: Promise<unknown> = Promise.resolve();
-		this.query = ((sql: string, ...parameters: unknown[]) => {
-			const next = last.then(() => query(sql, ...parameters));
+		const serial = <T>(task: () => Promise<T>): Promise<T> => {
+			const next = last.then(task);
 			last = next.catch(() => undefined);
 			return next;
-		}) as never;
+		};
+		this.query = ((sql: string, ...parameters: unknown[]) => serial(() => query(sql, ...parameters))) as never;
+		// One call of the chain: no other statement of the connection lands inside the transaction, or is rolled back with it.
+		const transaction = (statements: readonly [string, ...unknown[]][]) =>
+			serial(async () => {
+				await query('BEGIN IMMEDIATE');
+				try {
+					for (const [sql, ...parameters] of statements) await query(sql, ...parameters);
+					await query('COMMIT');
+				} catch (error) {
+					await query('ROLLBACK').catch(() => undefined);
+					throw error;
+				}
+			});
+		this.sets = new KeyvSqliteSets(this.table, (sql, ...parameters) => this.run(sql, ...parameters), transaction);
 	}
 
 	/** Every entry in one statement, so the batch lands whole or not at all. */
@@ -47,6 +66,12 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 					: await this.run(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`, next, key, expected);
 		return rows.length === 1;
 	};
+
+	/** Deletes the namespace's rows and its sets. */
+	public override async clear(): Promise<void> {
+		await super.clear();
+		if (this.namespace) await this.sets.clear(this.namespace);
+	}
 
 	/** Copies the write-ahead log into the database and truncates it, after the calls made so far. */
 	public async checkpoint(): Promise<void> {
@@ -73,6 +98,7 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 		await adapter.run('PRAGMA journal_mode = WAL');
 		await adapter.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 		await adapter.run('PRAGMA secure_delete = ON');
+		await adapter.run(createSetsTable(adapter.table));
 		return adapter;
 	}
 }

@@ -10,7 +10,11 @@ import { KeyedLock } from './KeyedLock';
 import { openStore, type StoreOptions, type StoreParts } from './openStore';
 import { ReadBack } from './ReadBack';
 import type { Sealer } from './Sealer';
+import type { SetChange } from './sets';
 import { StoreHealth } from './StoreHealth';
+import { StoreSets } from './StoreSets';
+
+export type { SetChange };
 
 /** One write of a batch. */
 export interface StoreWrite {
@@ -43,6 +47,8 @@ export class MemoryStore {
 	public readonly damaged = new DamagedValues();
 	/** Seals values before they reach keyv (`MEMORY_ENCRYPTION_KEY`); null: values are stored as they are. */
 	public readonly sealer: Sealer | null;
+	/** Sets of ids (see store/sets.ts): the backend's own, or values of a host's Keyv. */
+	private readonly sets: StoreSets;
 	/** The adapter's compare-and-set, when it has one (see {@link update}). */
 	private readonly atomic: AtomicAdapter | null;
 	/** The URL the store was opened on; null for a Keyv the host passed, which the engine never closes. */
@@ -60,6 +66,8 @@ export class MemoryStore {
 		this.timeoutMs = kind === 'sqlite' ? null : timeoutMs;
 		this.atomic = isAtomicAdapter(keyv.store) ? keyv.store : null;
 		this.readBack = new ReadBack((key) => this.get(key), { needed: this.atomic === null });
+		const call = <T>(operation: string, task: () => Promise<T>) => this.call(operation, task);
+		this.sets = new StoreSets({ adapter: keyv.store, namespace, storeKey: (key) => this.storeKey(key), call, values: this });
 		// Surface adapter failures as rejections instead of silent misses.
 		this.keyv.throwOnErrors = true;
 		this.keyv.on('error', () => undefined);
@@ -107,8 +115,17 @@ export class MemoryStore {
 		await this.call(`set ${key}`, () => this.keyv.set(key, wrap(key, value, this.sealer), ttlMs));
 	}
 
-	/** Stores every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed. */
-	public async setMany(writes: readonly StoreWrite[]): Promise<void> {
+	/**
+	 * Stores every write at once: on SQLite, Redis and PostgreSQL the batch lands whole, even if the process is killed, and
+	 * with it the members `setAdds` adds (one transaction, MULTI or statement). On a host's Keyv the members are added first.
+	 */
+	public async setMany(writes: readonly StoreWrite[], setAdds: readonly SetChange[] = []): Promise<void> {
+		if (writes.length > 0 && setAdds.some(({ members }) => members.length > 0) && this.sets.native)
+			return this.sets.landWith(
+				writes.map(({ key, value, ttlMs }) => ({ key, envelope: wrap(key, value, this.sealer), ttlMs })),
+				setAdds
+			);
+		await this.sets.add(setAdds);
 		if (writes.length === 0) return;
 		await this.call(`setMany (${writes.length} keys)`, () =>
 			this.keyv.setMany(writes.map(({ key, value, ttlMs }) => ({ key, value: wrap(key, value, this.sealer), ttl: ttlMs })))
@@ -118,6 +135,30 @@ export class MemoryStore {
 	public async delete(keys: readonly string[]): Promise<void> {
 		if (keys.length === 0) return;
 		await this.call(`delete (${keys.length} keys)`, () => this.keyv.delete([...keys]));
+	}
+
+	/** Adds members to sets, blind: nothing read, nothing compared, so processes adding at once never conflict. */
+	public addToSets(changes: readonly SetChange[]): Promise<void> {
+		return this.sets.add(changes);
+	}
+
+	/** Removes members from sets, blind; a set left empty is gone. */
+	public removeFromSets(changes: readonly SetChange[]): Promise<void> {
+		return this.sets.remove(changes);
+	}
+
+	/** The members of each set, sorted, in one round trip. */
+	public setMembers(keys: readonly string[]): Promise<string[][]> {
+		return this.sets.members(keys);
+	}
+
+	/** Up to `limit` members of a set after `after` (from the first when null), in the backend's stable order: a slice of a walk. */
+	public setMembersPage(key: string, after: string | null, limit: number): Promise<string[]> {
+		return this.sets.page(key, after, limit);
+	}
+
+	public deleteSets(keys: readonly string[]): Promise<void> {
+		return this.sets.delete(keys);
 	}
 
 	/**
@@ -145,6 +186,8 @@ export class MemoryStore {
 	 */
 	public async *scan(): AsyncGenerator<[key: string, data: unknown]> {
 		for await (const [key, envelope] of this.scanEnvelopes()) yield [key, openedData(key, envelope as Envelope, this.sealer)];
+		// Then every set the backend holds natively, with its members (ids, never sealed).
+		yield* this.sets.scan();
 	}
 
 	public async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import KeyvPostgres from '@keyv/postgres';
 import type { CompareAndSet, CompareAndSetMany } from './compareAndSet';
+import { PostgresSets } from './PostgresSets';
 import { PostgresVacuum } from './PostgresVacuum';
 
 /**
@@ -8,6 +9,14 @@ import { PostgresVacuum } from './PostgresVacuum';
  * and only one of them lands).
  */
 export class PostgresAdapter extends KeyvPostgres {
+	/** The store's sets, in the table `<table>_sets` beside keyv's (PostgresSets). */
+	public readonly sets = new PostgresSets(
+		(sql, values) => this.query(sql, values),
+		this.table,
+		`${quote(this.opts.schema as string)}.${quote(`${this.opts.table as string}_sets`)}`,
+		(values) => this.vacuum.wrote(values)
+	);
+
 	private readonly vacuum = new PostgresVacuum(() => this.query(`VACUUM (SKIP_LOCKED) ${this.table}`));
 
 	public override async set(key: string, value: string): Promise<void> {
@@ -18,6 +27,12 @@ export class PostgresAdapter extends KeyvPostgres {
 	public override async setMany(entries: { key: string; value: string }[]): Promise<void> {
 		await super.setMany(entries);
 		this.vacuum.wrote(entries.map(({ value }) => value));
+	}
+
+	/** Deletes the namespace's rows and its sets. */
+	public override async clear(): Promise<void> {
+		await super.clear();
+		if (this.namespace) await this.sets.clear(this.namespace);
 	}
 
 	public override async disconnect(): Promise<void> {

@@ -1,5 +1,6 @@
 import KeyvRedis from '@keyv/redis';
 import type { CompareAndSet, CompareAndSetMany, ConditionalWrite } from './compareAndSet';
+import { type RedisClient, RedisSets } from './RedisSets';
 
 /**
  * Compare-and-set in one server-side step: Redis runs a script whole, with no other command in between.
@@ -46,8 +47,24 @@ end
 return results
 `;
 
-/** @keyv/redis, with the {@link CompareAndSet} its read-modify-writes need to be atomic across shard processes. */
+/**
+ * @keyv/redis, with the {@link CompareAndSet} its read-modify-writes need to be atomic across shard processes, and sets
+ * (RedisSets) under the keys it prefixes as its own.
+ */
 export class RedisAdapter extends KeyvRedis<string> {
+	public readonly sets = new RedisSets({
+		client: async () => (await this.getClient()) as unknown as RedisClient,
+		prefixed: (key) => this.createKeyPrefix(key, this.namespace),
+		unprefixed: (key) => this.getKeyWithoutPrefix(key, this.namespace),
+		pattern: (namespace) => `${namespace}${this.keyPrefixSeparator}*`
+	});
+
+	/** Deletes the namespace's keys, its sets too (keyv's clear leaves every key that is not a string). */
+	public override async clear(): Promise<void> {
+		await super.clear();
+		if (this.namespace) await this.sets.clear(this.namespace);
+	}
+
 	public readonly compareAndSet: CompareAndSet = async (key, expected, next, ttlMs) => {
 		const client = await this.getClient();
 		const written = await client.eval(COMPARE_AND_SET, {

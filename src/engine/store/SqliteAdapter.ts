@@ -5,7 +5,8 @@ import { ABSENT, ConnectionCache } from './ConnectionCache';
 import { GroupCommit } from './GroupCommit';
 import { LogCopies } from './LogCopies';
 import { rewriteInWorker } from './rewriteInWorker';
-import { prepareStatements, type SqliteStatements } from './SqliteStatements';
+import { SqliteSets } from './SqliteSets';
+import { likeEscape, prepareStatements, type SqliteStatements } from './SqliteStatements';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -43,6 +44,8 @@ const MAX_KEPT_READ = 64;
 export class SqliteAdapter extends EventEmitter {
 	public readonly opts: { dialect: 'sqlite'; url: string; table: string };
 	public namespace?: string;
+	/** The store's sets, in the table `<table>_sets` of the same file (SqliteSets). */
+	public readonly sets: SqliteSets;
 	private readonly db: Database.Database;
 	private readonly busyTimeoutMs: number;
 	private readonly statements: SqliteStatements;
@@ -82,6 +85,14 @@ export class SqliteAdapter extends EventEmitter {
 				this.logWritten = true;
 			}
 		);
+		this.sets = new SqliteSets(this.db, table, this.groupCommit, {
+			write: (rows) => {
+				for (const { key, value } of rows) this.statements.set.run(key, value);
+			},
+			landed: (rows) => {
+				for (const { key, value } of rows) this.cache.written(key, value);
+			}
+		});
 		this.logCopies = new LogCopies(this.db, { busyTimeoutMs: this.busyTimeoutMs, synchronous, idleMs: options.logCopierIdleMs ?? 10_000 });
 	}
 
@@ -137,6 +148,7 @@ export class SqliteAdapter extends EventEmitter {
 			() => (this.namespace ? this.statements.clear.run(`${likeEscape(this.namespace)}:%`) : this.statements.clearAll.run()),
 			() => this.cache.clear()
 		);
+		if (this.namespace) await this.sets.clear(this.namespace);
 	}
 
 	public async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
@@ -238,8 +250,3 @@ export class SqliteAdapter extends EventEmitter {
 	}
 }
 /* eslint-enable @typescript-eslint/require-await */
-
-/** `text` as a literal inside a SQL `LIKE … ESCAPE '\'` pattern (SQLite and PostgreSQL alike). */
-export function likeEscape(text: string): string {
-	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}

@@ -33,3 +33,8 @@ export function prepareStatements(db: Database.Database, table: string): SqliteS
 		replaceIf: db.prepare(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ?`)
 	};
 }
+
+/** `text` as a literal inside a SQL `LIKE … ESCAPE '\'` pattern (SQLite and PostgreSQL alike). */
+export function likeEscape(text: string): string {
+	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
