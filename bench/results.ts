@@ -191,6 +191,8 @@ export interface ShardsResult {
 	hotKeys?: number;
 	/** Of the hot keys, those written by a compare-and-set (a read-modify-write that may retry), not by blind set adds alone. */
 	hotCompareAndSet?: number;
+	/** The hot keys, each run of digits in them written `#` (`registry:users:#`), and how many keys each pattern covers. */
+	hotPatterns?: Record<string, number>;
 	/** Write calls on the adapter by method, over all processes (`sets.add`: a native set's blind add). */
 	calls?: Record<string, number>;
 	/** Kinds of the keys more than one process wrote, the most written first. */

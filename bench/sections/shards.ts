@@ -118,7 +118,9 @@ function startShard(program: ChildProgram, args: ShardArguments) {
  * Every key written during the turns, by how many processes: a key every process wrote is a hot key unless it is a member's
  * own (it names a member who talked in servers of every shard, whose directory each shard writes).
  */
-function keysWritten(reports: readonly ShardReport[]): Pick<ShardsResult, 'keysWritten' | 'sharedKeys' | 'hotKeys' | 'hotCompareAndSet' | 'kinds'> {
+function keysWritten(
+	reports: readonly ShardReport[]
+): Pick<ShardsResult, 'keysWritten' | 'sharedKeys' | 'hotKeys' | 'hotCompareAndSet' | 'hotPatterns' | 'kinds'> {
 	const byKey = new Map<string, { processes: number; writes: number; retries: number; operations: Set<string> }>();
 	for (const report of reports) {
 		for (const [key, writes, retries, operations] of report.keys) {
@@ -132,6 +134,7 @@ function keysWritten(reports: readonly ShardReport[]): Pick<ShardsResult, 'keysW
 	}
 	const members = new Set(reports.flatMap((report) => report.recorded.flatMap(([, messages]) => messages.map(([author]) => author))));
 	const kinds = new Map<string, ShardKeyKind>();
+	const hotPatterns: Record<string, number> = {};
 	for (const [key, counted] of byKey) {
 		if (counted.processes < 2) continue;
 		const kind = KEY_KINDS[keyKind(key)];
@@ -141,6 +144,8 @@ function keysWritten(reports: readonly ShardReport[]): Pick<ShardsResult, 'keysW
 			const ownedBy = key.match(/\d{17,20}/g)?.some((id) => members.has(id));
 			if (ownedBy) row.memberOwn++;
 			else row.hot++;
+			const pattern = key.replace(/\d+/g, '#');
+			if (!ownedBy) hotPatterns[pattern] = (hotPatterns[pattern] ?? 0) + 1;
 			if (!ownedBy && [...counted.operations].some((operation) => operation.startsWith('compareAndSet'))) row.hotCompareAndSet++;
 		}
 		row.writes += counted.writes;
@@ -154,6 +159,7 @@ function keysWritten(reports: readonly ShardReport[]): Pick<ShardsResult, 'keysW
 		sharedKeys: rows.reduce((sum, row) => sum + row.keys, 0),
 		hotKeys: rows.reduce((sum, row) => sum + row.hot, 0),
 		hotCompareAndSet: rows.reduce((sum, row) => sum + row.hotCompareAndSet, 0),
+		hotPatterns,
 		kinds: rows
 	};
 }

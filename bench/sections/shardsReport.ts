@@ -10,6 +10,8 @@ export function renderShards(results: readonly ShardsResult[]): string {
 			notes.push(`${result.backend}: ${result.skipped ? `skipped: ${result.skipped}` : `failed: ${result.error!.split('\n')[0]!}`}`);
 			return [];
 		}
+		const hot = Object.entries(result.hotPatterns ?? {}).map(([pattern, keys]) => `${pattern} (${count(keys)})`);
+		if (hot.length) notes.push(`${result.backend}: hot keys, digits as #: ${hot.join(', ')}`);
 		if (result.failedTurns) notes.push(`${result.backend}: ${count(result.failedTurns)} turns failed: ${result.firstError ?? ''}`);
 		const lost = result.lost!;
 		return [
