@@ -143,10 +143,12 @@ function keysWritten(
 		if (counted.processes === reports.length) {
 			const ownedBy = key.match(/\d{17,20}/g)?.some((id) => members.has(id));
 			if (ownedBy) row.memberOwn++;
-			else row.hot++;
-			const pattern = key.replace(/\d+/g, '#');
-			if (!ownedBy) hotPatterns[pattern] = (hotPatterns[pattern] ?? 0) + 1;
-			if (!ownedBy && [...counted.operations].some((operation) => operation.startsWith('compareAndSet'))) row.hotCompareAndSet++;
+			else {
+				row.hot++;
+				if ([...counted.operations].some((operation) => operation.startsWith('compareAndSet'))) row.hotCompareAndSet++;
+				const pattern = key.replace(/\d+/g, '#');
+				hotPatterns[pattern] = (hotPatterns[pattern] ?? 0) + 1;
+			}
 		}
 		row.writes += counted.writes;
 		row.retries += counted.retries;
