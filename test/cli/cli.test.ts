@@ -262,7 +262,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 			authorIndexes: 3,
 			other: 0
 		});
-		expect(inventory.keys.registryBuckets).toBeGreaterThan(0);
+		expect(inventory.keys.registries).toBeGreaterThan(0);
 		// Two messages a turn; one archive per live scope (#harbour, #other, Maya's DM), a marker per message.
 		expect(inventory.archive).toMatchObject({ scopes: 3, messages: 8 });
 		expect(inventory.archive.oldest).toBeLessThan(t0);

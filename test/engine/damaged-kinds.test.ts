@@ -64,8 +64,8 @@ describe.each(backends)('a damaged value of another kind on $name', (backend) =>
 		['the channel’s deleted-message list', (inspect) => inspect.forgottenList(GUILD, CHANNEL), false],
 		['the server’s list of members who left', (inspect) => inspect.leftMembers(GUILD), false],
 		['a pending server purge', (inspect) => inspect.pendingPurge(OTHER_GUILD), false],
-		['the registry bucket listing the channel’s archive', (inspect) => inspect.registryBucketOf('archives', live), false],
-		['the registry bucket listing Maya', (inspect) => inspect.registryBucketOf('users', MAYA.id), false],
+		['a registry bucket of the layout before sets listing the channel’s archive', (inspect) => inspect.registryBucketOf('archives', live), false],
+		['a registry bucket of the layout before sets listing Maya', (inspect) => inspect.registryBucketOf('users', MAYA.id), false],
 		['the sweep’s lease', (inspect) => inspect.sweepLease(), false],
 		['the encryption check', (inspect) => inspect.encryptionCheck(), false]
 	];

@@ -129,11 +129,10 @@ for (const backend of backends) {
 			expect((await t.inspect.rows()).some(marker)).toBe(false);
 		});
 
-		it('WHEN two processes register ids in the same buckets at once THEN none is lost', async () => {
+		it('WHEN two processes register ids in the same registry at once THEN none is lost', async () => {
 			const other = await MemoryStore.open({ storeUrl: t.storeUrl, namespace: t.namespace, sqliteDriver: backend.config.sqliteDriver });
 			try {
 				const [mine, theirs] = [new Registry(t.inspect.store!), new Registry(other)];
-				// 200 ids over 64 buckets: every bucket is written by both at once.
 				const ids = Array.from({ length: 200 }, (_, index) => `${700000000000000000n + BigInt(index)}`);
 				await Promise.all(ids.map((id, index) => (index % 2 === 0 ? mine : theirs).note('users', id)));
 				await Promise.all([mine.settled(), theirs.settled()]);

@@ -41,7 +41,8 @@ import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
 import { fnv1a } from '../../src/engine/format/fnv1a';
 import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
-import { Registry, REGISTRY_BUCKETS, type RegistryKind } from '../../src/engine/records/Registry';
+import { OLD_REGISTRY_BUCKETS, Registry, type RegistryKind } from '../../src/engine/records/Registry';
+import { isSetAdapter } from '../../src/engine/store/sets';
 import type { Sealer } from '../../src/engine/store/Sealer';
 
 const DAY = 86_400_000;
@@ -249,14 +250,14 @@ export class StoreInspection {
 		return new StorePlace(Keys.topics(userId), this.store);
 	}
 
-	/** One bucket of a registry the sweep walks. */
+	/** One bucket of a registry as the layout before sets kept it (id → 1), which the engine moves into the set. */
 	public registryBucket(kind: RegistryKind, bucket: number): StorePlace<Record<string, 1>> {
-		return new StorePlace(Keys.registry(kind, bucket), this.store);
+		return new StorePlace(Keys.registryBucket(kind, bucket), this.store);
 	}
 
-	/** The registry bucket that lists `id` among the ids of `kind`. */
+	/** The bucket of the layout before sets that listed `id` among the ids of `kind`. */
 	public registryBucketOf(kind: RegistryKind, id: string): StorePlace<Record<string, 1>> {
-		return this.registryBucket(kind, (fnv1a(id) >>> 0) % REGISTRY_BUCKETS);
+		return this.registryBucket(kind, (fnv1a(id) >>> 0) % OLD_REGISTRY_BUCKETS);
 	}
 
 	/** Every persona's archive of one channel (live scope key → when it was last listed). */
@@ -289,9 +290,9 @@ export class StoreInspection {
 		return new StorePlace(Keys.sweepLease(), this.store);
 	}
 
-	/** Every id a registry lists, in no particular order. */
+	/** Every id a registry lists, in the set's order. */
 	public registered(kind: RegistryKind): Promise<string[]> {
-		return new Registry(this.opened()).list(kind);
+		return new Registry(this.opened()).every(kind);
 	}
 
 	/** Every raw row of the store, `key value` (see {@link rawRows}). */
@@ -375,22 +376,37 @@ export function rowKind(storedKey: string, namespace = 'memory'): string {
 
 /**
  * What may still be stored under a member's name after their erasure, as a pattern of stored keys
- * (namespace included): the users' and authors' registry buckets, which list ids the sweep visits, their
+ * (namespace included): the users' and authors' registries, which list ids the sweep visits, their
  * settings, which keep the barrier that stops re-fetched history coming back, and their user directory.
  */
 export function keysLeftAfterErasure(userId: string, namespace = 'memory'): RegExp {
-	return new RegExp(`^${namespace}:(registry:(users|authors):\\d+|settings:user:${userId}|index:user:${userId})$`);
+	return new RegExp(`^${namespace}:(registry:(users|authors)|settings:user:${userId}|index:user:${userId})$`);
 }
 
 // Raw rows ------------------------------------------------------------------------------------------
 
+/** Every set of an SQLite file, one row per set: its key, and its members as a JSON array (`{"set":[…]}` with `asValue`). */
+function sqliteSetRows(asValue: boolean): string {
+	const members = asValue ? "json_object('set', json_group_array(member))" : 'json_group_array(member)';
+	return `SELECT key, ${members} AS value FROM (SELECT key, member FROM keyv_sets ORDER BY key, member) GROUP BY key`;
+}
+
+/** Every set of a server store's namespace with its members, keys without the namespace (as keyv's iterator gives its keys). */
+async function* serverSets(store: MemoryStore, namespace: string): AsyncGenerator<[string, string[]]> {
+	const adapter = store.keyv.store as unknown;
+	if (!isSetAdapter(adapter)) return;
+	for await (const [key, members] of adapter.sets.iterate(namespace)) yield [key.replace(`${namespace}:`, ''), members];
+}
+
 /**
  * Every key and value the store holds, one `key value` line each, read around the engine: with the
- * `sqlite3` command on an SQLite file, through a fresh MemoryStore on Redis and PostgreSQL.
+ * `sqlite3` command on an SQLite file, through a fresh MemoryStore on Redis and PostgreSQL. A set is one
+ * line: its key, and its members as a JSON array.
  */
 export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<string[]> {
 	if (storeUrl.startsWith('sqlite://')) {
-		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), "SELECT key || ' ' || value FROM keyv"], {
+		const sql = `SELECT key || ' ' || value FROM keyv UNION ALL SELECT key || ' ' || value FROM (${sqliteSetRows(false)})`;
+		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), sql], {
 			encoding: 'utf8',
 			maxBuffer: 512 * 1024 * 1024
 		});
@@ -400,6 +416,7 @@ export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<s
 	try {
 		const rows: string[] = [];
 		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.push(`${String(key)} ${printable(value)}`);
+		for await (const [key, members] of serverSets(store, namespace)) rows.push(`${key} ${JSON.stringify(members)}`);
 		return rows;
 	} finally {
 		await store.close();
@@ -454,13 +471,13 @@ export function sweepableRows(rows: readonly string[]): string[] {
 	return rows.filter((row) => !/(^|:)(settings|sweep):/.test(row.split(' ')[0]!));
 }
 
-/** Every stored key and value of an SQLite file, `key` and `value` on two lines, read in this process. */
+/** Every stored key and value of an SQLite file, `key` and `value` on two lines (a set's members as a JSON array), read in this process. */
 export function sqliteFileRows(file: string): Promise<string[]> {
 	const db = new Database(file, { readonly: true });
 	try {
 		return Promise.resolve(
 			db
-				.prepare<[], { key: string; value: string }>('SELECT key, value FROM keyv')
+				.prepare<[], { key: string; value: string }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(false)}`)
 				.all()
 				.map((row) => `${row.key}\n${row.value}`)
 		);
@@ -469,12 +486,13 @@ export function sqliteFileRows(file: string): Promise<string[]> {
 	}
 }
 
-/** Raw rows of a store: key (without the namespace) → the serialized value as the adapter holds it. */
+/** Raw rows of a store: key (without the namespace) → the serialized value as the adapter holds it; a set's, `{"set":[…members]}`. */
 export type RawRows = Map<string, string>;
 
 /** Every row of an SQLite store file, read with the `sqlite3` command, around any engine. */
 export function sqliteRows(storeUrl: string, namespace = 'memory'): RawRows {
-	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), 'SELECT key, value FROM keyv'], {
+	const sql = `SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(true)}`;
+	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), sql], {
 		encoding: 'utf8',
 		maxBuffer: 512 * 1024 * 1024
 	});
@@ -489,6 +507,7 @@ export async function storeRows({ storeUrl, namespace }: StoreLocation): Promise
 	try {
 		const rows: RawRows = new Map();
 		for await (const [key, value] of store.keyv.iterator!(namespace)) rows.set(String(key), JSON.stringify({ value }));
+		for await (const [key, members] of serverSets(store, namespace)) rows.set(key, JSON.stringify({ set: members }));
 		return rows;
 	} finally {
 		await store.close();
@@ -500,19 +519,26 @@ export async function storeRows({ storeUrl, namespace }: StoreLocation): Promise
 /** What a store holds, decoded; rows that do not decode are listed in `problems`. */
 export interface DecodedStore {
 	values: Map<string, unknown>;
+	/** Each set's members. */
+	sets: Map<string, string[]>;
 	problems: string[];
 }
 
 /** Decodes each row as keyv and the engine store it (`{ value: { v, d }, expires }`); rows past their keyv TTL are left out, as keyv does. */
 export function decodeRows(rows: RawRows, now = Date.now()): DecodedStore {
 	const values = new Map<string, unknown>();
+	const sets = new Map<string, string[]>();
 	const problems: string[] = [];
 	for (const [key, raw] of rows) {
-		let row: { value?: { v?: unknown; d?: unknown }; expires?: number | null };
+		let row: { value?: { v?: unknown; d?: unknown }; expires?: number | null; set?: string[] };
 		try {
 			row = JSON.parse(raw) as typeof row;
 		} catch {
 			problems.push(`${key}: does not parse`);
+			continue;
+		}
+		if (Array.isArray(row.set)) {
+			sets.set(key, row.set);
 			continue;
 		}
 		if (typeof row.expires === 'number' && row.expires < now) continue;
@@ -523,7 +549,7 @@ export function decodeRows(rows: RawRows, now = Date.now()): DecodedStore {
 		}
 		values.set(key, row.value.d);
 	}
-	return { values, problems };
+	return { values, sets, problems };
 }
 
 const ARCHIVE_KEY = /^archive:(shortterm:(?:user|server):[^:]+:[^:]+(?::[^:]+)?):(head|tombstones|chunk:(\d+)|seen:(.+))$/;
@@ -556,11 +582,10 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 	const archiveOf = (scope: string) =>
 		archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set(), editedAway: new Set() }).get(scope)!;
 	const registered = new Map<string, Set<string>>();
-	for (let bucket = 0; bucket < REGISTRY_BUCKETS; bucket++) {
-		for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
-			const ids = Object.keys((values.get(Keys.registry(kind, bucket)) as Record<string, 1> | undefined) ?? {});
-			registered.set(kind, new Set([...(registered.get(kind) ?? []), ...ids]));
-		}
+	for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
+		// A native set, or on a host's Keyv the value that stands for it (member → 1).
+		const key = Keys.registry(kind);
+		registered.set(kind, new Set([...(store.sets.get(key) ?? []), ...Object.keys((values.get(key) as Record<string, 1> | undefined) ?? {})]));
 	}
 	const entries = new Map<string, ShortTermEntry>();
 	for (const [key, value] of values) {

@@ -1,7 +1,7 @@
 import { deleteArchives } from '../archive/deleteArchive';
 import type { Listings, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
-import { parseScopeKey } from '../records/scopes';
+import { parseScopeKey, serverScopesPrefix } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
 
 /** What purging a server removed. */
@@ -24,21 +24,19 @@ export interface ServerPurge {
 export async function forgetServer(parts: LedgerParts, serverId: string): Promise<ServerPurge> {
 	const { store, archive, registry, directory } = parts;
 	const [serverListings = {}] = await store.getMany<Listings>([Records.serverDirectory(serverId)]);
-	const [channelIds, archivedScopes, forgottenIds] = await Promise.all([
-		registry.list('channels'),
-		registry.list('archives'),
-		registry.list('forgotten')
-	]);
+	// The server's ids are together in each registry's order: read from where they start, not the whole registry.
 	const prefix = `${serverId}:`;
+	const [channelIds, archivedScopes, forgottenIds] = await Promise.all([
+		registry.withPrefix('channels', prefix),
+		registry.withPrefix('archives', serverScopesPrefix(serverId)),
+		registry.withPrefix('forgotten', prefix)
+	]);
 	const channels = new Set([
 		...Object.values(serverListings).map((listing) => listing.channelId),
-		...channelIds.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)),
-		...forgottenIds.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length))
+		...channelIds.map((id) => id.slice(prefix.length)),
+		...forgottenIds.map((id) => id.slice(prefix.length))
 	]);
-	const serverScopes = new Set([
-		...Object.keys(serverListings),
-		...archivedScopes.filter((key) => parseScopeKey(key)?.scope === 'server' && parseScopeKey(key)?.ownerId === serverId)
-	]);
+	const serverScopes = new Set([...Object.keys(serverListings), ...archivedScopes]);
 	for (const key of await parts.channelArchives.ofChannels(serverId, [...channels])) serverScopes.add(key);
 	for (const key of serverScopes) channels.add(parseScopeKey(key)!.channelId);
 

@@ -104,19 +104,21 @@ export async function markForgottenMany(
 /** The sweep's part: drops the expired ids of every registered list; a list left empty goes with its registry id. Returns the ids dropped. */
 export async function expireForgotten(parts: { store: RecordStore; registry: Registry }, now: number): Promise<number> {
 	let dropped = 0;
-	for (const id of await parts.registry.list('forgotten')) {
-		const [serverId, channelId] = id.split(':');
-		const key = Records.forgotten(serverId!, channelId!);
-		let empty = false;
-		await parts.store.update<ForgottenMessages>(key, (current) => {
-			const kept = Object.entries(current ?? {}).filter(([, expiresAt]) => expiresAt > now);
-			dropped += Object.keys(current ?? {}).length - kept.length;
-			empty = kept.length === 0;
-			if (kept.length === Object.keys(current ?? {}).length && current) return null;
-			if (empty) return 'delete';
-			return { value: Object.fromEntries(kept), ttlMs: Math.max(...kept.map(([, expiresAt]) => expiresAt)) - now + SWEEP_SLACK_MS };
-		});
-		if (empty) await parts.registry.remove('forgotten', [id]);
+	for await (const slice of parts.registry.slices('forgotten')) {
+		for (const id of slice) {
+			const [serverId, channelId] = id.split(':');
+			const key = Records.forgotten(serverId!, channelId!);
+			let empty = false;
+			await parts.store.update<ForgottenMessages>(key, (current) => {
+				const kept = Object.entries(current ?? {}).filter(([, expiresAt]) => expiresAt > now);
+				dropped += Object.keys(current ?? {}).length - kept.length;
+				empty = kept.length === 0;
+				if (kept.length === Object.keys(current ?? {}).length && current) return null;
+				if (empty) return 'delete';
+				return { value: Object.fromEntries(kept), ttlMs: Math.max(...kept.map(([, expiresAt]) => expiresAt)) - now + SWEEP_SLACK_MS };
+			});
+			if (empty) await parts.registry.remove('forgotten', [id]);
+		}
 	}
 	return dropped;
 }

@@ -75,7 +75,7 @@ export class ServerPurges {
 	/** The sweep's part: runs every purge due at `now`. Returns the servers purged. */
 	public async runDue(now: number): Promise<number> {
 		let purged = 0;
-		for (const serverId of await this.parts.registry.list('purges')) {
+		for (const serverId of await this.parts.registry.every('purges')) {
 			const pending = await this.parts.ledger.store.get<PendingPurge>(Records.serverPurge(serverId));
 			if (!pending) {
 				await this.parts.registry.remove('purges', [serverId]);
@@ -89,7 +89,7 @@ export class ServerPurges {
 	}
 
 	private pendingIds(): Promise<Set<string>> {
-		this.pending ??= this.parts.registry.list('purges').then(
+		this.pending ??= this.parts.registry.every('purges').then(
 			(ids) => new Set(ids),
 			(error: unknown) => {
 				this.pending = null;

@@ -25,6 +25,8 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 		serversPurged: 0,
 		durationMs: 0
 	};
+	// Ids a process of the version before sets still writes into the old buckets (while shards are upgraded one by one).
+	await parts.registry.adoptBuckets();
 	// Entries first: the author pass looks at what is left of them.
 	await sweepShortTerm(parts, now, result);
 	const archives = await sweepArchives(parts, now, result);

@@ -17,8 +17,14 @@ export interface ArchiveSweep {
 export async function sweepArchives(parts: SweepParts, now: number, result: SweepResult): Promise<ArchiveSweep> {
 	const before = now - parts.config.archiveRetentionDays * DAY;
 	const swept: ArchiveSweep = { floors: new Map(), deletedByAuthor: new Map() };
+	for await (const slice of parts.registry.slices('archives')) await sweepSlice(parts, slice, before, swept, result);
+	return swept;
+}
+
+/** The archives of one slice of the registry, 16 at once. */
+async function sweepSlice(parts: SweepParts, slice: string[], before: number, swept: ArchiveSweep, result: SweepResult): Promise<void> {
 	await inBatches(
-		await parts.registry.list('archives'),
+		slice,
 		async (scopes) => {
 			await Promise.all(
 				scopes.map((scopeKey) =>
@@ -44,5 +50,4 @@ export async function sweepArchives(parts: SweepParts, now: number, result: Swee
 		},
 		16
 	);
-	return swept;
 }

@@ -12,9 +12,14 @@ import type { SweepParts, SweepResult } from './SweepResult';
  * there is older than everything it kept).
  */
 export async function sweepAuthors(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult): Promise<void> {
+	for await (const slice of parts.registry.slices('authors')) await sweepSlice(parts, now, archives, result, slice);
+}
+
+/** The author indexes of one slice of the registry, a batch at a time. */
+async function sweepSlice(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult, slice: string[]): Promise<void> {
 	const { config } = parts;
 	const { floors } = archives;
-	await inBatches(await parts.registry.list('authors'), async (authorIds) => {
+	await inBatches(slice, async (authorIds) => {
 		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Records.authors));
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
 		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.

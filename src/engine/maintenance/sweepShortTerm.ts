@@ -10,13 +10,30 @@ import { Records } from '../records/Records';
  * entry expired at `now` goes), then their listings, then directories left empty.
  */
 export async function sweepShortTerm(parts: SweepParts, now: number, result: SweepResult): Promise<void> {
-	const { config } = parts;
-	const kinds = ['servers', 'users', 'channels'] as const;
-	const ids = await Promise.all(kinds.map((kind) => parts.registry.list(kind)));
-	const owners = kinds.flatMap((kind, at) => ids[at]!.map((id): DirectoryOwner => [kind, id]));
 	// A guild's user-scope entry is listed twice (under its user and its channel): it is read once.
-	const checked = new Set<string>();
-	const deleted = new Set<string>();
+	const seen: SweptEntries = { checked: new Set(), deleted: new Set() };
+	for (const kind of ['servers', 'users', 'channels'] as const) {
+		for await (const slice of parts.registry.slices(kind))
+			await sweepSlice(
+				parts,
+				now,
+				result,
+				seen,
+				slice.map((id): DirectoryOwner => [kind, id])
+			);
+	}
+}
+
+/** The entries this sweep has read, and those it deleted. */
+interface SweptEntries {
+	checked: Set<string>;
+	deleted: Set<string>;
+}
+
+/** The directories of one slice of a registry, a batch at a time. */
+async function sweepSlice(parts: SweepParts, now: number, result: SweepResult, seen: SweptEntries, owners: DirectoryOwner[]): Promise<void> {
+	const { config } = parts;
+	const { checked, deleted } = seen;
 	await inBatches(owners, async (batch) => {
 		const directories = await parts.ledger.store.getMany<Listings>(batch.map(directoryKey));
 		const due = [

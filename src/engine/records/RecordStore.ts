@@ -40,9 +40,9 @@ type ValueOf<K> = K extends RecordKey<infer T> ? T : never;
  * The store as every part above the records layer sees it: records named by {@link Records}, each read and written as its
  * type says, many in one round trip where the backend can. Locks are taken here, in one order: every key of a call at
  * once, sorted (store/KeyedLock.ts), and from the top down only: conversations' entries and archive heads, then the
- * indexes that list them (directories, author indexes, channel archive lists), then registry buckets. A task holding
- * entries or heads may update an index, and an index's update may note a registry id, never the other way round, so two
- * callers never deadlock.
+ * indexes that list them (directories, author indexes, channel archive lists), then registries (a registry is a set,
+ * added to blind; only on a host's Keyv, where it is a value, is it locked). A task holding entries or heads may update
+ * an index, and an index's update may note a registry id, never the other way round, so two callers never deadlock.
  */
 export class RecordStore {
 	public constructor(private readonly store: MemoryStore) {}

@@ -75,5 +75,9 @@ export const Records = {
 	/** A purge of a server the bot was removed from, waiting for its grace. */
 	serverPurge: (serverId: string) => typed<PendingPurge>(Keys.serverPurge(serverId)),
 	/** Which process swept last, and when. */
-	sweepLease: () => typed<SweepLease>(Keys.sweepLease())
+	sweepLease: () => typed<SweepLease>(Keys.sweepLease()),
+	/** The ids of one kind the sweep walks (records/Registry.ts). */
+	registry: (kind: string) => Keys.registry(kind) as SetKey,
+	/** A registry bucket of the layout before sets (id → 1), whose ids move into the set. */
+	registryBucket: (kind: string, bucket: number) => typed<Record<string, 1>>(Keys.registryBucket(kind, bucket))
 } as const;

@@ -87,6 +87,9 @@ export class OpenRecords {
 		);
 		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
 		const rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
-		return new OpenRecords(store, new RecordStore(store), new Registry(store), rewrites, sealedNow, options);
+		const registry = new Registry(store);
+		// A store of the layout before sets: its registries' ids move into the sets now (each sweep looks again).
+		await registry.adoptBuckets().catch((error: unknown) => logger.warn('[memory] moving the registry buckets into sets failed:', error));
+		return new OpenRecords(store, new RecordStore(store), registry, rewrites, sealedNow, options);
 	}
 }

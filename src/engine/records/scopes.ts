@@ -40,3 +40,8 @@ export function conversationKeys(where: { userId: string; serverId: string | nul
 export function serverScopeKey(serverId: string, channelId: string, personaId?: string | null): RecordKey<ShortTermEntry> {
 	return Records.entry(Keys.serverScope(serverId, channelId, personaId));
 }
+
+/** What every server-scope key of `serverId` starts with, so the keys of one server are found by their prefix (ids never hold ":"). */
+export function serverScopesPrefix(serverId: string): string {
+	return Keys.serverScope(serverId, '');
+}

@@ -20,7 +20,8 @@ export const KEY_KINDS = {
 	topics: 'topic-note sets',
 	userSettings: 'user settings',
 	serverSettings: 'server settings',
-	registryBuckets: 'registry buckets',
+	registries: 'registries (sets of ids)',
+	registryBuckets: 'registry buckets (the layout before sets, moved at start)',
 	sweepLease: 'sweep lease',
 	encryptionCheck: 'encryption check',
 	other: 'other keys'
@@ -41,8 +42,7 @@ const PREFIXES: [string, KeyKind][] = [
 	['ltm:profile:', 'profiles'],
 	['ltm:topics:', 'topics'],
 	['settings:user:', 'userSettings'],
-	['settings:server:', 'serverSettings'],
-	['registry:', 'registryBuckets']
+	['settings:server:', 'serverSettings']
 ];
 
 /** Which kind of key `key` (without the namespace) is. */
@@ -58,6 +58,7 @@ export function keyKind(key: string): KeyKind {
 	const scope = parseScopeKey(key);
 	if (scope) return scope.scope === 'user' ? 'shortTermUser' : 'shortTermServer';
 	for (const [prefix, kind] of PREFIXES) if (key.startsWith(prefix)) return kind;
+	if (key.startsWith('registry:')) return /^registry:\w+:\d+$/.test(key) ? 'registryBuckets' : 'registries';
 	if (key === Keys.sealCheck()) return 'encryptionCheck';
 	return key === Keys.sweepLease() ? 'sweepLease' : 'other';
 }

@@ -44,8 +44,10 @@ export const Keys = {
 	leftMembers: (serverId: string) => `left:${serverId}`,
 	/** A purge of a server the bot was removed from, waiting for `MEMORY_SERVER_PURGE_GRACE_HOURS`. */
 	serverPurge: (serverId: string) => `purge:server:${serverId}`,
-	/** One bucket of a registry the sweep walks instead of scanning the store. */
-	registry: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
+	/** A registry the sweep walks instead of scanning the store: a set of ids. */
+	registry: (kind: string) => `registry:${kind}`,
+	/** One of the 64 buckets a registry was kept in before it was a set (id → 1), read once to move its ids into the set. */
+	registryBucket: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
 	/** A value sealed with the store's encryption key, read at start-up to tell whether the configured keys open the store. */
 	sealCheck: () => 'encryption:check',
 	/** Which process swept last, and when, so shard processes take turns. */
