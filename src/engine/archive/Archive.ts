@@ -7,7 +7,8 @@ import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
 import type { RecordStore, RecordWrite } from '../records/RecordStore';
-import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
+import { type ArchiveHead, type StoredMessage } from '../schemas';
+import { appendedMarkers, blocksArchiving, relatedMarkerIds } from './locations';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
 export const ARCHIVE_CHUNK_SIZE = 64;
@@ -121,7 +122,7 @@ export class Archive {
 	 */
 	public keysToRead(scopeKey: string, messages: readonly StoredMessage[], now: number): RecordKey<unknown>[] {
 		const unique = this.candidates(messages, now);
-		return unique.length === 0 ? [] : [Records.archiveHead(scopeKey), ...unique.map((message) => Records.archiveMarker(scopeKey, message.id))];
+		return unique.length === 0 ? [] : [Records.archiveHead(scopeKey), ...markerIds(unique).map((id) => Records.archiveMarker(scopeKey, id))];
 	}
 
 	/**
@@ -149,14 +150,13 @@ export class Archive {
 		if (unique.length === 0) return nothing;
 
 		const headKey = Records.archiveHead(scopeKey);
-		const values =
-			read ?? (await this.store.getMany<unknown>([headKey, ...unique.map((message) => Records.archiveMarker(scopeKey, message.id))]));
-		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive.
-		const [head = { chunks: 0, count: 0, epoch: now }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
+		const ids = markerIds(unique);
+		const values = read ?? (await this.store.getMany<unknown>([headKey, ...ids.map((id) => Records.archiveMarker(scopeKey, id))]));
+		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive; it is located from its start.
+		const [head = { chunks: 0, count: 0, epoch: now, located: true }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
+		const stored = new Map(ids.map((id, index) => [id, markers[index]]));
 		// A message an edit took out is archived again, with its new text (see ArchiveMarker).
-		const fresh = unique.filter(
-			(message, index) => (markers[index] ?? ArchiveMarker.editedAway) === ArchiveMarker.editedAway && !leaveOut?.(message)
-		);
+		const fresh = unique.filter((message) => !blocksArchiving(stored.get(message.id)) && !leaveOut?.(message));
 		if (fresh.length === 0) return nothing;
 
 		const first = head.first ?? 0;
@@ -171,8 +171,10 @@ export class Archive {
 		});
 		const current = chunks.at(-1)!;
 		const chunkIndex = last + chunks.length - 1;
-		for (const message of fresh) writes.push({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.archived, ttlMs });
-		const nextHead: ArchiveHead = { chunks: chunkIndex + 1, count: head.count + fresh.length, epoch: head.epoch, first };
+		const chunkOf = new Map(chunks.flatMap((chunk, offset) => chunk.map((message) => [message.id, last + offset] as const)));
+		for (const [id, marker] of appendedMarkers(fresh, (id) => chunkOf.get(id)!, stored))
+			writes.push({ key: Records.archiveMarker(scopeKey, id), value: marker, ttlMs });
+		const nextHead: ArchiveHead = { ...head, chunks: chunkIndex + 1, count: head.count + fresh.length, first };
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
@@ -259,4 +261,9 @@ export class Archive {
 			return tail.chunk;
 		return (await this.store.get<StoredMessage[]>(Records.archiveChunk(scopeKey, last))) ?? [];
 	}
+}
+
+/** The ids whose markers an append of `messages` reads: theirs, then those {@link appendedMarkers} changes besides. */
+function markerIds(messages: readonly StoredMessage[]): string[] {
+	return [...messages.map((message) => message.id), ...relatedMarkerIds(messages)];
 }

@@ -1,7 +1,7 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { type RecordKey, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
-import { type Archive, chunkKeys, intoChunks } from './Archive';
+import { type Archive, chunkKeys } from './Archive';
 import { deleteArchive } from './deleteArchive';
 
 /**
@@ -25,7 +25,9 @@ export async function removeFromArchive(
 
 /**
  * Rewrites each scope's archive without the messages `remove` picks there, every archive in the same few round trips (their
- * heads, their chunks, the tombstones, the rewrite); returns how many went from each. The heads' epochs move so every
+ * heads, their chunks, the tombstones, the rewrite); returns how many went from each. Only the chunks `within` names for a
+ * located archive are read (see ArchiveHead.located), else every chunk; each chunk that held a removed message is
+ * rewritten where it is (left empty, deleted), so every marker's location stays true. The heads' epochs move so every
  * process reloads its cached index, and the messages' markers stay as tombstones (listed for the sweep) so a later
  * turn's history does not archive them again. An archive whose head cannot be read serves nobody, and its chunks may
  * hold anything: all of it goes. Callers hold the scopes' head locks, as capture appends under them.
@@ -34,7 +36,8 @@ export async function removeFromArchives(
 	archive: Archive,
 	scopeKeys: readonly string[],
 	remove: (message: StoredMessage, scopeKey: string) => boolean,
-	onRemoved?: (scopeKey: string, messages: readonly StoredMessage[]) => void
+	onRemoved?: (scopeKey: string, messages: readonly StoredMessage[]) => void,
+	within?: ReadonlyMap<string, readonly number[]>
 ): Promise<number[]> {
 	const { store } = archive;
 	const removed = new Map<string, number>();
@@ -42,7 +45,7 @@ export async function removeFromArchives(
 	const withHead: { scopeKey: string; head: ArchiveHead; keys: RecordKey<StoredMessage[]>[] }[] = [];
 	for (const [index, scopeKey] of scopeKeys.entries()) {
 		const { value: head, damaged } = heads[index]!;
-		if (head) withHead.push({ scopeKey, head, keys: chunkKeys(scopeKey, head) });
+		if (head) withHead.push({ scopeKey, head, keys: chunksWithin(scopeKey, head, within?.get(scopeKey)) });
 		else if (damaged) {
 			const messages = await deleteArchive(archive, scopeKey);
 			onRemoved?.(scopeKey, messages);
@@ -68,17 +71,17 @@ export async function removeFromArchives(
 		tombstones.set(Records.archiveTombstones(scopeKey), gone);
 		if (archive.disabled) {
 			// While the archive is off nothing of it is served or cached: what is left goes too.
-			doomed.push(Records.archiveHead(scopeKey), ...keys);
+			doomed.push(Records.archiveHead(scopeKey), ...chunkKeys(scopeKey, head));
 			continue;
 		}
-		const kept = stored.filter((message) => !remove(message, scopeKey));
-		const first = head.first ?? 0;
-		const rewritten = kept.length === 0 ? [] : intoChunks(kept);
-		// A chunk written before chunks were limited in characters may come back as several.
-		writes.push(...rewritten.map((chunk, index) => ({ key: Records.archiveChunk(scopeKey, first + index), value: chunk, ttlMs })));
-		const nextHead: ArchiveHead = { chunks: first + rewritten.length, count: head.count, epoch: head.epoch + 1, first };
-		writes.push({ key: Records.archiveHead(scopeKey), value: nextHead, ttlMs });
-		doomed.push(...keys.slice(rewritten.length));
+		checked.forEach((chunk, index) => {
+			if (!chunk.value && !chunk.damaged) return;
+			const kept = (chunk.value ?? []).filter((message) => !remove(message, scopeKey));
+			if (kept.length === chunk.value?.length) return;
+			if (kept.length === 0) doomed.push(keys[index]!);
+			else writes.push({ key: keys[index]!, value: kept, ttlMs });
+		});
+		writes.push({ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs });
 	}
 	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({
 		value: { ...current, ...Object.fromEntries(tombstones.get(key)!.map((message) => [message.id, message.ts])) },
@@ -87,4 +90,12 @@ export async function removeFromArchives(
 	await store.setMany(writes);
 	await store.delete(doomed);
 	return scopeKeys.map((scopeKey) => removed.get(scopeKey) ?? 0);
+}
+
+/** The chunk keys of a head that may hold what is removed: those `named` (a located archive's) that the archive holds, else every one. */
+function chunksWithin(scopeKey: string, head: ArchiveHead, named: readonly number[] | undefined): RecordKey<StoredMessage[]>[] {
+	if (head.located !== true || named === undefined) return chunkKeys(scopeKey, head);
+	const first = head.first ?? 0;
+	const held = [...new Set(named)].filter((chunk) => chunk >= first && chunk < head.chunks).sort((a, b) => a - b);
+	return held.map((chunk) => Records.archiveChunk(scopeKey, chunk));
 }

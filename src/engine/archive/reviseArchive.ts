@@ -3,6 +3,7 @@ import { replyFingerprint } from '../privacy/voices';
 import { type RecordKey, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys } from './Archive';
+import { chunksOf, editedAway, editedAwayFrom } from './locations';
 
 /** How to change some messages of an archive: by id, what each becomes. */
 export interface ArchiveRevision {
@@ -30,6 +31,14 @@ export function removes(revision: ArchiveRevision, message: StoredMessage): bool
 export interface RevisedArchive {
 	removed: StoredMessage[];
 	edited: number;
+	/** The ids of the revision this archive accounts for: found in its chunks, or removed from it before (a tombstone). */
+	accounted: string[];
+	/** The messages of the revision found in the archive (removed, edited or left), as they were. */
+	found: StoredMessage[];
+}
+
+function nothingRevised(): RevisedArchive {
+	return { removed: [], edited: 0, accounted: [], found: [] };
 }
 
 /**
@@ -60,27 +69,32 @@ export async function reviseArchives(
 	const read = await store.getMany<unknown>(
 		planned.flatMap(({ scopeKey, ids }) => [Records.archiveHead(scopeKey), ...ids.map((id) => Records.archiveMarker(scopeKey, id))])
 	);
+	const results = new Map<string, RevisedArchive>();
 	let at = 0;
 	const touched = planned.flatMap((plan) => {
 		const [head, ...markers] = read.slice(at, (at += 1 + plan.ids.length)) as [ArchiveHead | undefined, ...unknown[]];
-		// The replies to a deleted message are archived after it: no marker of it, no reply to it either (an edit that took it
-		// out left one, see ArchiveMarker). A reply forgotten by its text (`~…`, see replyFingerprint) has no marker to look for.
-		const byText = plan.ids.some((id) => id.startsWith('~'));
-		if (!head || (!byText && markers.every((marker) => marker === undefined))) return [];
-		return [{ ...plan, head, markers, keys: chunkKeys(plan.scopeKey, head) }];
+		if (!head) return [];
+		const keys = chunksToRead(plan.scopeKey, head, plan.ids, markers);
+		const buries = plan.ids.some((id, index) => editedAway(markers[index]) && plan.revision.deleted.has(id));
+		if (keys.length > 0 || buries) return [{ ...plan, head, markers, keys }];
+		const removedBefore = plan.ids.filter((_, index) => markers[index] === ArchiveMarker.removed);
+		if (head.located === true) results.set(plan.scopeKey, { ...nothingRevised(), accounted: removedBefore });
+		return [];
 	});
 	const chunks = await store.getMany<StoredMessage[]>(touched.flatMap(({ keys }) => keys));
 
-	const results = new Map<string, RevisedArchive>();
 	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
 	const writes: RecordWrite[] = [];
 	at = 0;
 	for (const { scopeKey, revision, ids, head, markers, keys } of touched) {
 		const stored = chunks.slice(at, (at += keys.length));
 		const changed = new Set(ids);
-		const result: RevisedArchive = { removed: [], edited: 0 };
+		const result = nothingRevised();
 		const rewritten: RecordWrite[] = [];
+		const located = head.located === true;
+		if (located) result.accounted.push(...ids.filter((_, index) => markers[index] === ArchiveMarker.removed));
 		stored.forEach((chunk, index) => {
+			for (const message of chunk ?? []) if (changed.has(message.id) || removes(revision, message)) result.found.push(message);
 			if (!chunk?.some((message) => changed.has(message.id) || removes(revision, message))) return;
 			const revised = chunk.flatMap((message) => {
 				if (removes(revision, message)) {
@@ -95,17 +109,31 @@ export async function reviseArchives(
 			rewritten.push({ key: keys[index]!, value: revised, ttlMs });
 		});
 		// A deleted message an edit took out before: its marker becomes its tombstone.
-		const buried = ids.filter((id, index) => markers[index] === ArchiveMarker.editedAway && revision.deleted.has(id));
-		if (rewritten.length === 0 && buried.length === 0) continue;
+		const buried = ids.filter((id, index) => editedAway(markers[index]) && revision.deleted.has(id));
+		const markerOf = new Map(ids.map((id, index) => [id, markers[index]]));
+		// Not the buried ones: what of them the entries may hold, nothing here says.
+		if (located) result.accounted.push(...result.found.map((message) => message.id));
 		results.set(scopeKey, result);
+		if (rewritten.length === 0 && buried.length === 0) continue;
 		archive.forgetCached(scopeKey);
 		const dropped = result.removed.filter((message) => revision.dropped.has(message.id));
+		// In a located archive a removed message's marker becomes its tombstone, so that a later deletion of it reads nothing.
+		const tombstoned = located ? result.removed.filter((message) => !revision.dropped.has(message.id)) : [];
 		// Listed for the sweep, which deletes each marker once past retention: the tombstones, and the markers of messages edited away.
 		if (result.removed.length > 0) tombstones.set(Records.archiveTombstones(scopeKey), result.removed);
 		writes.push(
 			...rewritten,
-			...dropped.map((message) => ({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.editedAway, ttlMs })),
-			...buried.map((id) => ({ key: Records.archiveMarker(scopeKey, id), value: ArchiveMarker.archived, ttlMs })),
+			...dropped.map((message) => ({
+				key: Records.archiveMarker(scopeKey, message.id),
+				value: located ? editedAwayFrom(markerOf.get(message.id)) : ArchiveMarker.editedAway,
+				ttlMs
+			})),
+			...buried.map((id) => ({
+				key: Records.archiveMarker(scopeKey, id),
+				value: located ? ArchiveMarker.removed : ArchiveMarker.archived,
+				ttlMs
+			})),
+			...tombstoned.map((message) => ({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.removed, ttlMs })),
 			{ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs }
 		);
 	}
@@ -114,5 +142,22 @@ export async function reviseArchives(
 		ttlMs
 	}));
 	await store.setMany(writes);
-	return revisions.map(({ scopeKey }) => results.get(scopeKey) ?? { removed: [], edited: 0 });
+	return revisions.map(({ scopeKey }) => results.get(scopeKey) ?? nothingRevised());
+}
+
+/**
+ * The chunks a revision of `ids` reads: in a located archive, those their markers name (see ArchiveLocation), whatever
+ * the archive's size; else every chunk, when any of them was archived there. The replies to a deleted message are
+ * archived after it: no marker of it, no reply to it either (an edit that took it out left one). A reply forgotten by
+ * its text (`~…`, see replyFingerprint) has a marker only in a located archive.
+ */
+function chunksToRead(scopeKey: string, head: ArchiveHead, ids: readonly string[], markers: readonly unknown[]): RecordKey<StoredMessage[]>[] {
+	const named = head.located === true ? markers.map(chunksOf) : [null];
+	if (named.every((chunks) => chunks !== null)) {
+		const first = head.first ?? 0;
+		const held = [...new Set(named.flat())].filter((chunk) => chunk >= first && chunk < head.chunks).sort((a, b) => a - b);
+		return held.map((chunk) => Records.archiveChunk(scopeKey, chunk));
+	}
+	const byText = ids.some((id) => id.startsWith('~'));
+	return byText || markers.some((marker) => marker !== undefined) ? chunkKeys(scopeKey, head) : [];
 }

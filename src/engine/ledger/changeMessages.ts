@@ -3,6 +3,7 @@ import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
 import { isScopeKey, parseScopeKey } from '../records/scopes';
+import { voicesOf } from '../privacy/voices';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
@@ -84,6 +85,7 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 
 	// Archives first: they hold the persona's replies to a deleted message even once those left every window.
 	const repliesGone = channels.map(() => new Set<string>());
+	const found = channels.map(() => ({ accounted: new Set<string>(), voices: new Set<string>() }));
 	const revise = async (how: (channel: (typeof channels)[number]) => ArchiveRevision) => {
 		const revisions = channels.flatMap((channel, index) =>
 			archives[index]!.archiveKeys.map((scopeKey) => ({ index, scopeKey, revision: how(channel) }))
@@ -93,10 +95,12 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			revisions.map(({ scopeKey }) => Records.archiveHead(scopeKey)),
 			() => reviseArchives(parts.archive, revisions)
 		);
-		revised.forEach(({ removed, edited }, at) => {
+		revised.forEach(({ removed, edited, accounted, found: messages }, at) => {
 			const { index, revision } = revisions[at]!;
 			result.archivedMessagesRemoved += removed.length;
 			result.archivedMessagesEdited += edited;
+			for (const id of accounted) found[index]!.accounted.add(id);
+			for (const message of [...messages, ...removed]) for (const voice of voicesOf(message)) found[index]!.voices.add(voice);
 			for (const message of removed)
 				if (!revision.deleted.has(message.id) && !revision.dropped.has(message.id)) repliesGone[index]!.add(message.id);
 		});
@@ -108,6 +112,12 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 		await revise((channel) => ({ deleted: new Set(repliesGone[channels.indexOf(channel)]), dropped: new Set(), texts: new Map() }));
 	}
 
+	// A guild channel's change whose every message a located archive found needs only the entries that can hold them.
+	channels.forEach(({ change }, index) => {
+		const { accounted, voices } = found[index]!;
+		if (change.serverId !== null && change.messageIds.every((id) => accounted.has(id)))
+			entryKeys[index] = entryKeys[index]!.filter((key) => mayHold(key, voices));
+	});
 	const keys = entryKeys.flat();
 	const revisions = channels.flatMap(({ revision }, index) =>
 		entryKeys[index]!.map(() => ({ ...revision, deleted: new Set([...revision.deleted, ...repliesGone[index]!]) }))
@@ -165,4 +175,13 @@ async function channelEntries(
 					);
 		return [...new Set(found.map((listing) => listing.key))];
 	});
+}
+
+/**
+ * Whether a guild channel's entry may hold messages whose voices (see voicesOf) are `voices`: every persona's server
+ * scope, and the user scope of a member among them, which keeps only that member's words and the replies to their turns.
+ */
+function mayHold(key: string, voices: ReadonlySet<string>): boolean {
+	const scope = parseScopeKey(key);
+	return scope === null || scope.scope === 'server' || voices.has(scope.ownerId);
 }

@@ -162,16 +162,35 @@ export const ArchiveHeadSchema = z.object({
 	/** Bumped when messages are removed, so every process drops its cached index. */
 	epoch: z.number(),
 	/** The oldest chunk still stored: the sweep deletes expired chunks from the front. Absent (0) in heads written before the sweep. */
-	first: z.number().int().min(0).optional()
+	first: z.number().int().min(0).optional(),
+	/**
+	 * True when every marker of the archive says where its message is ({@link ArchiveLocation}), and the chunks each
+	 * author's words are in are listed (`archive:<scope>:by:<authorId>`): a message is then found by reading its chunk,
+	 * never the archive. Absent in an archive begun before markers held locations, which forgetting reads whole.
+	 */
+	located: z.literal(true).optional()
 });
 
 /**
  * What an archive's marker (`archive:<scope>:seen:<id>`) says of its message: archived there, or archived and taken out
  * since (deleted, or erased: the marker is then its tombstone, so no later turn archives it again); or archived, then
  * taken out by an edit whose new text is not known, so the next turn that carries it archives it again, while the
- * persona's replies to it stay and a later deletion of it must still find them.
+ * persona's replies to it stay and a later deletion of it must still find them; or, in a located archive, removed.
  */
-export const ArchiveMarker = { archived: 1, editedAway: 2 } as const;
+export const ArchiveMarker = { archived: 1, editedAway: 2, removed: 3 } as const;
+
+/**
+ * The marker of a message in a located archive (see `ArchiveHead.located`): the chunk holding it (`c`; absent when an
+ * edit took it out, as {@link ArchiveMarker.editedAway}) and the chunks holding the persona's replies to it (`r`), so
+ * that deleting it reads those chunks alone. A marker of 3 ({@link ArchiveMarker.removed}) is a tombstone: nothing of
+ * the message is left. 1 and 2 are markers of an archive that is not located: where the message is, they do not say.
+ */
+export const ArchiveLocationSchema = z.strictObject({
+	c: z.number().int().min(0).optional(),
+	r: z.array(z.number().int().min(0)).optional()
+});
+
+export type ArchiveLocation = z.output<typeof ArchiveLocationSchema>;
 
 export type ArchiveHead = z.output<typeof ArchiveHeadSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
 	ArchiveChunkSchema,
 	ArchiveHeadSchema,
+	ArchiveLocationSchema,
 	ArchiveMarker,
 	AuthorListingsSchema,
 	ChannelArchiveListingsSchema,
@@ -32,7 +33,13 @@ import { isPlainChunk, isPlainEntry, isPlainListings } from './plainValues';
 
 /** An archive's marker (`archive:<scope>:seen:<id>`, see ArchiveMarker) may look like any archive key, since a message id may hold ":". */
 function orMarker(shape: z.ZodType) {
-	return z.union([z.literal(ArchiveMarker.archived), z.literal(ArchiveMarker.editedAway), shape]);
+	return z.union([
+		z.literal(ArchiveMarker.archived),
+		z.literal(ArchiveMarker.editedAway),
+		z.literal(ArchiveMarker.removed),
+		ArchiveLocationSchema,
+		shape
+	]);
 }
 
 /** Key patterns; the first that matches gives the shape, and for the shapes read on every reply a check at a glance (plainValues.ts). */

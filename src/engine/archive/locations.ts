@@ -1,0 +1,96 @@
+import { replyFingerprint } from '../privacy/voices';
+import { type ArchiveLocation, ArchiveMarker, type StoredMessage } from '../schemas';
+
+/**
+ * What an archive's marker holds (see ArchiveMarker): 1 or 2 in an archive that is not located, a location or a tombstone (3)
+ * in one that is. Markers pass unchecked by the store (their keys may look like any archive key), so each reading here
+ * takes a value it does not know as the one that forgets most safely.
+ */
+export type MarkerValue = (typeof ArchiveMarker)[keyof typeof ArchiveMarker] | ArchiveLocation;
+
+function isLocation(marker: unknown): marker is ArchiveLocation {
+	return typeof marker === 'object' && marker !== null && !Array.isArray(marker);
+}
+
+/** Whether a marker keeps its message from being archived again: archived, or removed since; not when an edit took it out. */
+export function blocksArchiving(marker: unknown): boolean {
+	if (marker === undefined || marker === ArchiveMarker.editedAway) return false;
+	return !isLocation(marker) || marker.c !== undefined;
+}
+
+/** Whether a marker says an edit took its message out (its new text unknown), its replies kept. */
+export function editedAway(marker: unknown): boolean {
+	return marker === ArchiveMarker.editedAway || (isLocation(marker) && marker.c === undefined);
+}
+
+/**
+ * The chunks holding a marker's message and the persona's replies to it; null when the marker does not say (an archive
+ * that is not located, or a value not understood), and the archive must be read whole.
+ */
+export function chunksOf(marker: unknown): number[] | null {
+	if (marker === undefined || marker === ArchiveMarker.removed) return [];
+	if (!isLocation(marker)) return null;
+	const chunks = [...(marker.c === undefined ? [] : [marker.c]), ...(marker.r ?? [])];
+	return chunks.every((chunk) => Number.isInteger(chunk) && chunk >= 0) ? chunks : null;
+}
+
+/** The marker of a message archived in `chunk`, keeping the replies an earlier marker of it listed. */
+export function archivedIn(chunk: number, earlier: unknown): ArchiveLocation {
+	const replies = isLocation(earlier) ? earlier.r : undefined;
+	return replies?.length ? { c: chunk, r: replies } : { c: chunk };
+}
+
+/** `marker` with a reply to its message in `chunk`. */
+export function withReplyIn(marker: ArchiveLocation, chunk: number): ArchiveLocation {
+	const replies = marker.r ?? [];
+	return replies.includes(chunk) || marker.c === chunk ? marker : { ...marker, r: [...replies, chunk] };
+}
+
+/**
+ * The marker of a message an edit took out of a located archive: its replies stay where they are, the chunk it was in
+ * among them (a reply in the same chunk was not listed apart).
+ */
+export function editedAwayFrom(marker: unknown): ArchiveLocation {
+	if (!isLocation(marker)) return {};
+	const replies = [...new Set([...(marker.c === undefined ? [] : [marker.c]), ...(marker.r ?? [])])];
+	return replies.length > 0 ? { r: replies } : {};
+}
+
+/**
+ * The markers an append writes: each fresh message's, with the chunk `chunkOf` puts it in, and, for each persona reply, the
+ * marker of the message it answers (fresh, or read in `stored`) and of its text's fingerprint (see replyFingerprint)
+ * listing the reply's chunk. `stored` holds the markers as read before the append, by id.
+ */
+export function appendedMarkers(
+	fresh: readonly StoredMessage[],
+	chunkOf: (id: string) => number,
+	stored: ReadonlyMap<string, unknown>
+): Map<string, ArchiveLocation> {
+	const next = new Map<string, ArchiveLocation>();
+	for (const message of fresh) next.set(message.id, archivedIn(chunkOf(message.id), stored.get(message.id)));
+	for (const message of fresh) {
+		if (message.role !== 'persona') continue;
+		const chunk = chunkOf(message.id);
+		const answered = message.replyTo === undefined ? undefined : (next.get(message.replyTo) ?? stored.get(message.replyTo));
+		// A message archived with no location, or not archived here, has nothing to list the reply in.
+		if (isLocation(answered)) next.set(message.replyTo!, withReplyIn(answered, chunk));
+		const fingerprint = replyFingerprint(message);
+		if (fingerprint === null) continue;
+		const known = next.get(fingerprint) ?? stored.get(fingerprint);
+		next.set(fingerprint, isLocation(known) ? withReplyIn(known, chunk) : { c: chunk });
+	}
+	return next;
+}
+
+/** The ids whose markers {@link appendedMarkers} reads besides the messages' own: the messages replies answer, and the replies' fingerprints. */
+export function relatedMarkerIds(messages: readonly StoredMessage[]): string[] {
+	const own = new Set(messages.map((message) => message.id));
+	const related = new Set<string>();
+	for (const message of messages) {
+		if (message.role !== 'persona') continue;
+		if (message.replyTo !== undefined && !own.has(message.replyTo)) related.add(message.replyTo);
+		const fingerprint = replyFingerprint(message);
+		if (fingerprint !== null) related.add(fingerprint);
+	}
+	return [...related];
+}
