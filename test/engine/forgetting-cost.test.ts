@@ -70,7 +70,7 @@ async function busyChannel(engine: MemoryEngine, clock: TestClock, turns: number
 }
 
 describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya speaks now and then', () => {
-	it('WHEN one of her messages is deleted on Discord THEN its chunk alone is read, with her entry and no other member’s, and no copy is left', async () => {
+	it('WHEN one of her messages is deleted THEN its chunk alone is read, with her entry and no one else’s, and nothing is left', async () => {
 		const { map, clock, engine } = await openOnMap();
 		try {
 			const mine = await busyChannel(engine, clock, 90);
@@ -80,7 +80,10 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 			// Her message and Sol's reply to it, found in the one chunk that holds both.
 			expect(result.archivedMessagesRemoved).toBe(2);
 			expect(map.chunkReads).toBeLessThanOrEqual(2);
-			expect([...map.userEntryReads].every((key) => key.includes(MAYA.id)), [...map.userEntryReads].join(', ')).toBe(true);
+			expect(
+				[...map.userEntryReads].every((key) => key.includes(MAYA.id)),
+				[...map.userEntryReads].join(', ')
+			).toBe(true);
 			const context = await engine.buildContext(ask({ query: 'maya secret KESTREL45' }));
 			expect(context.text).not.toContain('KESTREL45');
 			expect(rawText(map)).not.toContain('KESTREL45');
@@ -111,13 +114,27 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 			clock.advance(MINUTE);
 			const question = said(MAYA, 'my locker code is LOCKER-5521', clock.current);
 			const first = { text: 'I will remember LOCKER-5521', personaId: 'sol', personaName: 'Sol', messageId: snowflake() };
-			await engine.recordTurn({ userId: MAYA.id, userName: 'Maya', serverId: GUILD, channelId: CHANNEL, history: [question], responses: [first] });
+			await engine.recordTurn({
+				userId: MAYA.id,
+				userName: 'Maya',
+				serverId: GUILD,
+				channelId: CHANNEL,
+				history: [question],
+				responses: [first]
+			});
 			await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [question.messageId!], kind: 'edited' });
 			// Enough talk to fill the chunk, then a late reply to her message, in another chunk.
 			await busyChannel(engine, clock, 6);
 			clock.advance(MINUTE);
 			const late = { text: 'Again: LOCKER-5521, noted', personaId: 'sol', personaName: 'Sol', messageId: snowflake() };
-			await engine.recordTurn({ userId: MAYA.id, userName: 'Maya', serverId: GUILD, channelId: CHANNEL, history: [question], responses: [late] });
+			await engine.recordTurn({
+				userId: MAYA.id,
+				userName: 'Maya',
+				serverId: GUILD,
+				channelId: CHANNEL,
+				history: [question],
+				responses: [late]
+			});
 			await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [question.messageId!], kind: 'deleted' });
 			expect(rawText(map)).not.toContain('LOCKER-5521');
 		} finally {
