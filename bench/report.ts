@@ -127,7 +127,8 @@ export function renderForgetting(results: BackendLatencyResult[], plan: BenchPla
 		[
 			`delete: memory.messagesChanged of one message deleted on Discord, ${count(latency.deletionSamples)} messages spread over the ` +
 				`channel's history, one at a time; each takes the message and the persona's reply to it out of every copy.`,
-			`On SQLite it empties the write-ahead log at once; the file's rewrite (VACUUM) waits for MEMORY_SQLITE_REWRITE_SECONDS.`,
+			`On SQLite the write-ahead log is emptied within a second (in a worker thread, not waited for); the file's rewrite (VACUUM) ` +
+				`waits for MEMORY_SQLITE_REWRITE_SECONDS.`,
 			`erase member: memory.clearAll of one of the channel's 20 members, once, the SQLite file rewritten before it resolves; ` +
 				`erase block: the longest the event loop waited meanwhile (perf_hooks.monitorEventLoopDelay); archived gone: the copies it ` +
 				`took out of the archive.`,

@@ -18,6 +18,7 @@ import {
 	RANDOM,
 	startMemoryBot
 } from '../support/memory-bot';
+import { logEmptied } from '../support/engine';
 import { holdersOf } from '../support/store-inspection';
 
 /**
@@ -80,6 +81,7 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		const { exchange } = await converse(bot, BOB.id, GENERAL, 'what is the phone number Alice gave?');
 		expect(exchange.context.text).not.toContain('PHONE-44');
 		expect(await exportOf(ALICE.id)).not.toContain('PHONE-44');
+		await logEmptied(container.memory);
 		expect(await holdersOf(store(), 'PHONE-44')).toEqual([]);
 	});
 
@@ -97,6 +99,7 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		);
 		const { exchange } = await converse(bot, BOB.id, RANDOM, 'remind me of the gate, alarm and safe codes');
 		expect(exchange.context.text).not.toMatch(/GATE-7781|ALARM-3390|SAFE-1209/);
+		await logEmptied(container.memory);
 		for (const code of ['GATE-7781', 'ALARM-3390', 'SAFE-1209']) expect(await holdersOf(store(), code), code).toEqual([]);
 	});
 
@@ -148,6 +151,7 @@ describe('edits and deletions on Discord: every copy follows', () => {
 		expect(result.messagesRemoved).toBeGreaterThanOrEqual(1);
 		const { exchange } = await converse(bot, ALICE.id, ALICE_DM, 'what is my locker?');
 		expect(exchange.context.text).not.toContain('LOCKER-5521');
+		await logEmptied(container.memory);
 		expect(await holdersOf(store(), 'LOCKER-5521')).toEqual([]);
 	});
 

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { MemoryEngine, MemoryTurn } from '../../src';
 import { backends, TestClock } from '../support/backends';
-import { freshEngineEachTest } from '../support/engine';
+import { freshEngineEachTest, logEmptied } from '../support/engine';
 import { holdersOf } from '../support/store-inspection';
 import { ask, CHANNEL, DM_CHANNEL, GUILD, MAYA, NOVA, said, snowflake, THEO, turn } from '../support/turns';
 
@@ -47,6 +48,15 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 			expect(context.text).toContain('Shipment 9');
 		}
 		expect(JSON.stringify(await engine().exportUser(MAYA.id))).not.toContain('912 770');
+		await logEmptied(engine());
+		expect(await holdersOf(under, '912 770')).toEqual([]);
+	});
+
+	it('WHEN a message is deleted and nothing waits for the files THEN within a second and a half no file holds it', async () => {
+		const { numberId } = await numberThenChatter();
+		await engine().messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [numberId], kind: 'deleted' });
+		// The log's emptying follows within a second of the deletion, on its own (the file's rewrite within a minute).
+		await sleep(1_500);
 		expect(await holdersOf(under, '912 770')).toEqual([]);
 	});
 
@@ -62,6 +72,7 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 		const context = await engine().buildContext(ask({ userId: THEO.id, query: PHONE }));
 		expect(context.text).toContain('did you get it?');
 		expect(context.text).not.toContain('912 770');
+		await logEmptied(engine());
 		expect(await holdersOf(under, '912 770')).toEqual([]);
 	});
 
@@ -73,6 +84,7 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 		await engine().messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: ids, kind: 'deleted' });
 		const context = await engine().buildContext(ask({ userId: NOVA.id, query: 'vault code spare key' }));
 		expect(context.text).not.toMatch(/KESTREL|PLANTPOT/);
+		await logEmptied(engine());
 		expect(await holdersOf(under, 'KESTREL')).toEqual([]);
 		expect(await holdersOf(under, 'PLANTPOT')).toEqual([]);
 	});
@@ -100,6 +112,7 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 		const context = await engine().buildContext(ask({ userId: THEO.id, query: 'where do we meet on Friday' }));
 		expect(context.text).toContain('MARIOS');
 		expect(context.text).not.toContain('LUIGIS');
+		await logEmptied(engine());
 		expect(await holdersOf(under, 'LUIGIS')).toEqual([]);
 	});
 
@@ -110,6 +123,7 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 			history: [said(MAYA, 'the password is HUNTER-TWO', clock.current, editedId)]
 		});
 		await engine().messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [editedId], kind: 'edited' });
+		await logEmptied(engine());
 		expect(await holdersOf(under, 'HUNTER-TWO')).toEqual([]);
 		clock.advance(60_000);
 		await engine().recordTurn({
@@ -130,6 +144,7 @@ describe.each(backends)('messages deleted or edited on Discord, on $name', (back
 		expect(result.messagesRemoved).toBeGreaterThanOrEqual(1);
 		const context = await engine().buildContext(ask({ serverId: null, channelId: DM_CHANNEL, query: 'locker' }));
 		expect(context.text).not.toContain('LOCKER-5521');
+		await logEmptied(engine());
 		expect(await holdersOf(under, 'LOCKER-5521')).toEqual([]);
 	});
 

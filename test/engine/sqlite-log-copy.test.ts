@@ -30,6 +30,30 @@ async function fileWithFullLog(): Promise<{ adapter: SqliteAdapter; path: string
 const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
 describe('GIVEN an SQLite store whose write-ahead log holds 20 MB', () => {
+	it('WHEN the log is copied THEN it is emptied too, since it is past 4 MiB, and commits made meanwhile land after', async () => {
+		const { adapter, path } = await fileWithFullLog();
+		const copying = adapter.checkpointLog();
+		const late = adapter.set('row:late', 'written while the log is emptied');
+		await Promise.all([copying, late]);
+		// The late row's commit waited for the emptying, then started the log over: a few pages, not 20 MB.
+		expect(size(`${path}-wal`)).toBeLessThan(100_000);
+		expect(await adapter.get('row:late')).toBe('written while the log is emptied');
+		expect(await adapter.get('row:1199')).toMatch(/^1199 lorem/);
+		await adapter.disconnect();
+	}, 60_000);
+
+	it('WHEN the log holds less than 4 MiB THEN a copy leaves it as it is, to be reused from its start', async () => {
+		directory = mkdtempSync(join(tmpdir(), 'memory-log-copy-'));
+		const path = join(directory, 'memory.sqlite');
+		const adapter = new SqliteAdapter(path);
+		await adapter.setMany(Array.from({ length: 100 }, (_, at) => ({ key: `row:${at}`, value: `${at} `.padEnd(16_000, 'lorem ipsum ') })));
+		const before = size(`${path}-wal`);
+		await adapter.checkpointLog();
+		expect(before).toBeGreaterThan(1_000_000);
+		expect(size(`${path}-wal`)).toBe(before);
+		await adapter.disconnect();
+	}, 60_000);
+
 	it('WHEN the log is copied THEN the event loop turns while the copy runs, and the database file then holds it', async () => {
 		const { adapter, path } = await fileWithFullLog();
 		expect(size(path)).toBeLessThan(1_000_000);

@@ -57,3 +57,11 @@ export function summarizedEngineEachTest(backend: Backend, clock: TestClock): En
 	current.endpoint = () => endpoint!;
 	return current;
 }
+
+/**
+ * Resolves once what deletions on Discord left in an SQLite store's write-ahead log is gone: a deletion resolves first,
+ * and its emptying of the log follows within a second (an erasure's within the call).
+ */
+export function logEmptied(engine: MemoryEngine): Promise<void> {
+	return (engine as unknown as { parts: { erasures: { logEmptied(): Promise<void> } } }).parts.erasures.logEmptied();
+}

@@ -104,8 +104,9 @@ export class Erasures {
 	}
 
 	/**
-	 * Messages edited or deleted on Discord: a deleted one leaves every copy, an edited one keeps only its new text. The
-	 * file is rewritten soon rather than at once: deletions come one by one, and a rewrite serves many.
+	 * Messages edited or deleted on Discord: a deleted one leaves every copy, an edited one keeps only its new text. An SQLite
+	 * file's log is emptied and the file rewritten soon rather than at once: deletions come one by one, and each of those
+	 * serves many.
 	 */
 	public async messagesChanged(change: MessagesChange): Promise<MessagesChangeResult> {
 		const parsed = parseInput(MessagesChangeSchema, change, 'message change');
@@ -130,7 +131,12 @@ export class Erasures {
 		return result;
 	}
 
-	/** After something was forgotten: an SQLite store's log emptied, and its file rewritten `now` or `soon`. */
+	/** Resolves once what deletions left in an SQLite store's log is gone: an emptying waiting runs now (scripts, tests). */
+	public logEmptied(): Promise<void> {
+		return this.parts.rewrites.logEmptied();
+	}
+
+	/** After something was forgotten: an SQLite store's log emptied and its file rewritten, `now` or `soon`. */
 	public async forgotten(when: 'now' | 'soon'): Promise<void> {
 		try {
 			await (when === 'now' ? this.parts.rewrites.now() : this.parts.rewrites.soon());

@@ -20,8 +20,10 @@ export { sqlitePath };
 export interface FileRewriting {
 	/** After an erasure: done before this resolves. */
 	now(): Promise<void>;
-	/** After a deletion: the log emptied now, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS`. */
+	/** After a deletion: the log emptied within a second, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS`. */
 	soon(): Promise<void>;
+	/** Resolves once what deletions left in the log is gone (an emptying waiting runs now). */
+	logEmptied(): Promise<void>;
 }
 
 /** How the engine opens its store. */

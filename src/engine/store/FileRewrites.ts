@@ -13,14 +13,24 @@ export function isRewritableFile(adapter: unknown): adapter is RewritableFile {
 }
 
 /**
+ * How soon after a deletion the write-ahead log is emptied. Emptying it costs what the log holds and a sync to disk,
+ * whatever was deleted: one emptying serves every deletion meanwhile (a moderation bot deletes in bursts), and the
+ * deletion resolves without waiting for it.
+ */
+export const LOG_EMPTY_DELAY_MS = 1_000;
+
+/**
  * What forgetting leaves to an SQLite store's files: a deleted row stays readable in the write-ahead log
  * until a checkpoint, and may stay in a page the database no longer uses until the file is rewritten. After
- * every erasure and deletion the log is checkpointed and truncated at once; the file is rewritten at once
- * after an erasure, and after a deletion within `MEMORY_SQLITE_REWRITE_SECONDS` (one rewrite for every
- * deletion meanwhile), since a rewrite costs time in proportion to the file's size. Nothing on other backends.
+ * an erasure the log is checkpointed and truncated and the file rewritten before the call resolves; after a
+ * deletion the log is emptied within {@link LOG_EMPTY_DELAY_MS} and the file rewritten within
+ * `MEMORY_SQLITE_REWRITE_SECONDS` (one of each for every deletion meanwhile), since each costs time in proportion to
+ * what the files hold, not to what was deleted. Nothing on other backends.
  */
 export class FileRewrites {
 	private timer: NodeJS.Timeout | null = null;
+	/** Set while a deletion's emptying of the log waits for {@link LOG_EMPTY_DELAY_MS}. */
+	private logTimer: NodeJS.Timeout | null = null;
 	private running: Promise<void> = Promise.resolve();
 
 	public constructor(
@@ -37,32 +47,47 @@ export class FileRewrites {
 		await this.run(() => this.file!.vacuum());
 	}
 
-	/** After a deletion: the log emptied before this resolves, the file rewritten within the delay. */
+	/** After a deletion: the log emptied within {@link LOG_EMPTY_DELAY_MS}, the file rewritten within the delay. */
 	public async soon(): Promise<void> {
 		if (!this.file) return;
 		if (this.delayMs === 0) return this.now();
-		await this.run(() => this.file!.checkpoint());
-		if (this.timer) return;
-		this.timer = setTimeout(() => {
+		this.logTimer ??= setTimeout(() => void this.emptyLog(), LOG_EMPTY_DELAY_MS).unref();
+		this.timer ??= setTimeout(() => {
 			this.timer = null;
 			void this.run(() => this.file!.vacuum()).catch((error: unknown) =>
 				this.logger.error('[memory] rewriting the SQLite file failed:', error)
 			);
-		}, this.delayMs);
-		this.timer.unref();
+		}, this.delayMs).unref();
 	}
 
-	/** Before the store closes: a rewrite still due runs now. */
+	/** Empties the log now if a deletion's emptying waits, and resolves once no emptying or rewrite runs (scripts, tests). */
+	public async logEmptied(): Promise<void> {
+		if (this.logTimer) await this.emptyLog();
+		await this.running.catch(() => undefined);
+	}
+
+	/** Before the store closes: a rewrite still due runs now (and empties the log). */
 	public async close(): Promise<void> {
-		const due = this.timer !== null;
+		const due = this.timer !== null || this.logTimer !== null;
 		this.cancel();
 		await this.running.catch(() => undefined);
 		if (due) await this.now();
 	}
 
+	/** A deletion's emptying of the log, as its timer runs it. */
+	private async emptyLog(): Promise<void> {
+		if (this.logTimer) clearTimeout(this.logTimer);
+		this.logTimer = null;
+		await this.run(() => this.file!.checkpoint()).catch((error: unknown) =>
+			this.logger.error('[memory] emptying the SQLite write-ahead log failed:', error)
+		);
+	}
+
 	private cancel(): void {
 		if (this.timer) clearTimeout(this.timer);
+		if (this.logTimer) clearTimeout(this.logTimer);
 		this.timer = null;
+		this.logTimer = null;
 	}
 
 	/** One at a time: a rewrite never runs beside another. */

@@ -2,8 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import { sqliteWorker } from './sqliteWorker';
 
 /**
- * The worker's program (see sqliteWorker). It answers each message with one `PASSIVE` checkpoint on a connection of its
- * own, and closes that connection when told to.
+ * The worker's program (see sqliteWorker). It answers each message with one checkpoint on a connection of its own
+ * (`PASSIVE`, or `TRUNCATE` when asked), with the frames the log held and whether it was in the way of another connection,
+ * and closes that connection when told to.
  */
 const PROGRAM = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -25,13 +26,22 @@ parentPort.on('message', (message) => {
 		process.exit(0);
 	}
 	try {
-		db.pragma('wal_checkpoint(PASSIVE)');
-		parentPort.postMessage({ done: true });
+		const [result] = db.pragma('wal_checkpoint(' + (message === 'TRUNCATE' ? 'TRUNCATE' : 'PASSIVE') + ')');
+		parentPort.postMessage({ done: true, frames: result.log, busy: result.busy === 1 });
 	} catch (error) {
 		parentPort.postMessage({ done: false, error: error instanceof Error ? error.message : String(error) });
 	}
 });
 `;
+
+/** A checkpoint's mode: `PASSIVE` copies what it can without waiting; `TRUNCATE` copies all of it and empties the log. */
+export type LogCopyMode = 'PASSIVE' | 'TRUNCATE';
+
+/** What a copy found: the frames the log held, and whether another connection kept it from copying them all. */
+export interface LogCopy {
+	frames: number;
+	busy: boolean;
+}
 
 /** What opens an SQLite file's log copier. */
 export interface LogCopierOptions {
@@ -51,7 +61,7 @@ export class LogCopier {
 	private readonly worker: Worker;
 	/** Why the worker can no longer copy (it failed to start, or ended): every later copy rejects with it. */
 	private failure: Error | null = null;
-	private pending: { resolve: () => void; reject: (error: Error) => void } | null = null;
+	private pending: { resolve: (copy: LogCopy) => void; reject: (error: Error) => void } | null = null;
 	private readonly exited: Promise<void>;
 	private closing = false;
 
@@ -60,11 +70,11 @@ export class LogCopier {
 		// The worker keeps the process up only while a copy or its closing is awaited: a bot that exits without closing its
 		// engine is not kept alive by it.
 		this.worker.unref();
-		this.worker.on('message', ({ done, error }: { done: boolean; error?: string }) => {
+		this.worker.on('message', ({ done, error, frames, busy }: { done: boolean; error?: string; frames?: number; busy?: boolean }) => {
 			const { pending } = this;
 			this.pending = null;
 			if (!this.closing) this.worker.unref();
-			if (done) pending?.resolve();
+			if (done) pending?.resolve({ frames: frames ?? 0, busy: busy ?? false });
 			else pending?.reject(new Error(`Copying the SQLite write-ahead log failed: ${error}`));
 		});
 		this.worker.on('error', (error) => this.fail(error));
@@ -81,14 +91,17 @@ export class LogCopier {
 		return this.failure !== null;
 	}
 
-	/** Copies what the log holds into the database; rejects when the worker cannot. */
-	public copy(): Promise<void> {
+	/**
+	 * Copies what the log holds into the database; `TRUNCATE` then empties the log, waiting for every other connection's
+	 * writer meanwhile (the caller holds its own writes back). Rejects when the worker cannot.
+	 */
+	public copy(mode: LogCopyMode = 'PASSIVE'): Promise<LogCopy> {
 		if (this.failure) return Promise.reject(this.failure);
 		if (this.pending) return Promise.reject(new Error('A copy of the SQLite write-ahead log is already running.'));
 		return new Promise((resolve, reject) => {
 			this.pending = { resolve, reject };
 			this.worker.ref();
-			this.worker.postMessage('copy');
+			this.worker.postMessage(mode);
 		});
 	}
 

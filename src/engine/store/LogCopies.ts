@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LogCopier } from './LogCopier';
+import { type LogCopy, LogCopier, type LogCopyMode } from './LogCopier';
 
 /** What {@link LogCopies} needs of the connection whose log it copies. */
 export interface LogCopiesOptions {
@@ -37,11 +37,14 @@ export class LogCopies {
 	}
 
 	/** Starts a copy; the first copy made on this thread, once the worker is gone, rejects with why. */
-	public start(): Promise<void> {
-		const copying = this.copyLog().finally(() => {
+	public start(mode: LogCopyMode = 'PASSIVE'): Promise<LogCopy> {
+		const copying = this.copyLog(mode).finally(() => {
 			this.copying = null;
 		});
-		this.copying = copying.catch(() => undefined);
+		this.copying = copying.then(
+			() => undefined,
+			() => undefined
+		);
 		return copying;
 	}
 
@@ -56,24 +59,28 @@ export class LogCopies {
 		await this.copierClosed;
 	}
 
-	private async copyLog(): Promise<void> {
-		if (this.copierGone) {
-			this.db.pragma('wal_checkpoint(PASSIVE)');
-			return;
-		}
+	private async copyLog(mode: LogCopyMode): Promise<LogCopy> {
+		if (this.copierGone) return this.copyHere(mode);
 		if (this.copierIdle) clearTimeout(this.copierIdle);
 		this.copier ??= new LogCopier({ path: this.db.name, busyTimeoutMs: this.options.busyTimeoutMs, synchronous: this.options.synchronous });
 		const { copier } = this;
 		try {
-			await copier.copy();
+			const copy = await copier.copy(mode);
 			this.copierIdle = setTimeout(() => this.closeCopier(), this.options.idleMs).unref();
+			return copy;
 		} catch (error) {
 			if (!copier.gone) throw error;
 			this.copierGone = true;
 			this.copier = null;
-			this.db.pragma('wal_checkpoint(PASSIVE)');
+			this.copyHere(mode);
 			throw error;
 		}
+	}
+
+	/** The copy on this connection's own thread. */
+	private copyHere(mode: LogCopyMode): LogCopy {
+		const [result] = this.db.pragma(`wal_checkpoint(${mode})`) as { busy: number; log: number }[];
+		return { frames: result?.log ?? 0, busy: result?.busy === 1 };
 	}
 
 	/** Closes the copier, if one runs: its connection first, then its worker (see {@link copierClosed}). */

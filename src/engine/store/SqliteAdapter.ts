@@ -31,6 +31,13 @@ export interface SqliteAdapterOptions {
 	logCopierIdleMs?: number;
 }
 
+/**
+ * Frames (pages) of the write-ahead log past which the log copy empties it (`TRUNCATE`): a `PASSIVE` copy of a log that
+ * commits keep appending to never ends with all of it copied, so SQLite never starts the log over and it grows to its own
+ * checkpoint's 64 MiB. 1,024 pages are 4 MiB: a few dozen turns of chat.
+ */
+const LOG_FRAMES_BOUND = 1_024;
+
 /** Rows a read may bring that the connection's cache keeps: a turn reads its entries, its archive's head and markers. */
 const MAX_KEPT_READ = 64;
 
@@ -58,6 +65,10 @@ export class SqliteAdapter extends EventEmitter {
 	private logWritten = false;
 	/** Copies the log into the database from a worker thread (see {@link checkpointLog}). */
 	private readonly logCopies: LogCopies;
+	/** The last copy of the log, with the emptying of a log grown past {@link LOG_FRAMES_BOUND} that may follow it. */
+	private boundingLog: Promise<void> = Promise.resolve();
+	/** Set once {@link disconnect} began: no copy follows. */
+	private closing = false;
 
 	public constructor(path: string, options: SqliteAdapterOptions = {}) {
 		super();
@@ -173,13 +184,26 @@ export class SqliteAdapter extends EventEmitter {
 
 	/**
 	 * Copies the write-ahead log into the database and truncates it to nothing, once the writes queued so far
-	 * have landed: the `-wal` file then holds no frame of a deleted value.
+	 * have landed: the `-wal` file then holds no frame of a deleted value. It runs in the log copier's worker, and this
+	 * connection's commits wait in the queue meanwhile (on this thread they would wait in SQLite's busy handler, which
+	 * sleeps the event loop), as they do for the file's rewrite.
 	 */
 	public async checkpoint(): Promise<void> {
 		await this.groupCommit.enqueue(() => undefined);
 		// A copy running would be in the way of the truncation, which would then report busy.
 		await this.logCopies.copied();
-		this.db.pragma('wal_checkpoint(TRUNCATE)');
+		if (this.db.memory || !this.db.open) return;
+		const emptying = this.logCopies.start('TRUNCATE');
+		this.rewriting = emptying.then(
+			() => undefined,
+			() => undefined
+		);
+		try {
+			await emptying;
+		} finally {
+			this.rewriting = null;
+			if (this.groupCommit.waiting) this.groupCommit.commit();
+		}
 	}
 
 	/**
@@ -194,7 +218,15 @@ export class SqliteAdapter extends EventEmitter {
 		// database has no log.
 		if (!this.logWritten || !this.db.open || this.rewriting || this.logCopies.running || this.db.memory) return Promise.resolve();
 		this.logWritten = false;
-		return this.logCopies.start();
+		const copying = this.logCopies.start().then(async ({ frames }) => {
+			// A log never copied whole is never reused from its start, and grows while the bot is busy: emptied once it is this long.
+			if (frames >= LOG_FRAMES_BOUND && !this.closing) await this.checkpoint();
+		});
+		this.boundingLog = copying.then(
+			() => undefined,
+			() => undefined
+		);
+		return copying;
 	}
 
 	/**
@@ -234,6 +266,8 @@ export class SqliteAdapter extends EventEmitter {
 
 	public async disconnect(): Promise<void> {
 		// A rewrite running and a copy of the log running end, the copier's connection closes, and writes still queued land, first.
+		this.closing = true;
+		await this.boundingLog;
 		while (this.rewriting) await this.rewriting;
 		await this.logCopies.copied();
 		await this.logCopies.close();
