@@ -1,5 +1,17 @@
 /** The sections `npm run bench` can run, in the order it runs them. */
-export const SECTIONS = ['latency', 'encryption', 'session', 'hostile', 'scale', 'forgetting-scale', 'shards', 'naive', 'memory', 'recall'] as const;
+export const SECTIONS = [
+	'latency',
+	'encryption',
+	'session',
+	'hostile',
+	'scale',
+	'forgetting-scale',
+	'registry-scale',
+	'shards',
+	'naive',
+	'memory',
+	'recall'
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** `keyv-sqlite`: the same SQLite file through @keyv/sqlite (`MEMORY_SQLITE_DRIVER`), next to the default store. */
@@ -45,6 +57,12 @@ export interface BenchPlan {
 	 * deletions, a bulk deletion and Maya's erasure, the same work at every size (bench/sections/forgettingScale.ts).
 	 */
 	forgettingScale: { sizes: number[] };
+	/**
+	 * One store per size of members registered, each with a user directory, seeded through the store
+	 * (bench/sections/registryScale.ts): `samples` new members' first turns timed on each, the sizes taking turns in
+	 * `rounds`, then one sweep of each.
+	 */
+	registryScale: { sizes: number[]; samples: number; rounds: number };
 	/** Shard processes started at once on one store per backend, each recording this many turns over its own servers (bench/sections/shards.ts). */
 	shards: { processes: number; turnsPerProcess: number };
 	/** One channel recorded and asked on two stores of each backend, one sealed with MEMORY_ENCRYPTION_KEY (bench/sections/encryption.ts). */
@@ -84,6 +102,7 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 		samples: 300
 	},
 	forgettingScale: { sizes: [10_000, 100_000] },
+	registryScale: { sizes: [10_000, 100_000, 1_000_000], samples: 300, rounds: 10 },
 	shards: { processes: 4, turnsPerProcess: 2_000 },
 	encryption: { channelMessages: 4_000, recordSamples: 1_000, warmupContexts: 300, contextSamples: 1_000 },
 	session: { delayMs: 20, memberTurns: [100, 1_000, 10_000] },
@@ -105,6 +124,7 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	},
 	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], coldSizes: [10_000], warmupContexts: 50, samples: 200 },
 	forgettingScale: { sizes: [1_000, 4_000] },
+	registryScale: { sizes: [10_000, 100_000], samples: 100, rounds: 5 },
 	shards: { processes: 4, turnsPerProcess: 300 },
 	encryption: { channelMessages: 400, recordSamples: 100, warmupContexts: 50, contextSamples: 100 },
 	session: { delayMs: 20, memberTurns: [100] },

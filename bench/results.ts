@@ -1,4 +1,5 @@
 import type { BackendName, BenchPlan, SectionName } from './options';
+import type { RegistryScaleResult } from './sections/registryScale';
 import type { LatencySummary } from './stats';
 
 /** The machine the figures were taken on. */
@@ -352,7 +353,10 @@ export interface BenchResults {
 	sections: SectionName[];
 	backends: BackendName[];
 	/** The sizes and sample counts of this mode. */
-	parameters: Pick<BenchPlan, 'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'forgettingScale' | 'shards' | 'memory' | 'recall'>;
+	parameters: Pick<
+		BenchPlan,
+		'latency' | 'encryption' | 'session' | 'hostile' | 'scale' | 'forgettingScale' | 'registryScale' | 'shards' | 'memory' | 'recall'
+	>;
 	durationSeconds?: number;
 	sectionSeconds: Partial<Record<SectionName, number>>;
 	latency?: BackendLatencyResult[];
@@ -361,6 +365,7 @@ export interface BenchResults {
 	hostile?: HostileResult;
 	scale?: ScaleResult;
 	forgettingScale?: ForgettingScaleResult[];
+	registryScale?: RegistryScaleResult[];
 	shards?: ShardsResult[];
 	/** Naive reference rows, the engine's figures next to them (copied from latency and scale). */
 	naive?: NaiveRow[];

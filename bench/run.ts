@@ -32,6 +32,8 @@ import { runLatency } from './sections/latency';
 import { runSession } from './sections/session';
 import { runMemory } from './sections/memory';
 import { runRecall } from './sections/recall';
+import { runRegistryScale } from './sections/registryScale';
+import { renderRegistryScale } from './sections/registryScaleReport';
 import { runScale } from './sections/scale';
 import { runShards } from './sections/shards';
 import { renderShards } from './sections/shardsReport';
@@ -56,13 +58,13 @@ async function main(): Promise<number> {
 		plan.sections.add('scale');
 	}
 
-	const { latency, encryption, session, hostile, scale, forgettingScale, shards, memory, recall } = plan;
+	const { latency, encryption, session, hostile, scale, forgettingScale, registryScale, shards, memory, recall } = plan;
 	const results: BenchResults = {
 		machine: machineInfo(),
 		mode: plan.mode,
 		sections: [...plan.sections],
 		backends: plan.backends,
-		parameters: { latency, encryption, session, hostile, scale, forgettingScale, shards, memory, recall },
+		parameters: { latency, encryption, session, hostile, scale, forgettingScale, registryScale, shards, memory, recall },
 		sectionSeconds: {},
 		errors: []
 	};
@@ -120,6 +122,12 @@ async function main(): Promise<number> {
 		for (const failed of results.forgettingScale?.filter((result) => result.error) ?? [])
 			results.errors.push({ section: `forgetting-scale (${failed.backend})`, error: failed.error! });
 		if (results.forgettingScale) print(renderForgettingScale(results.forgettingScale));
+	}
+	if (wants('registry-scale')) {
+		results.registryScale = await section('registry-scale', () => runRegistryScale(plan));
+		for (const failed of results.registryScale?.filter((result) => result.error) ?? [])
+			results.errors.push({ section: `registry-scale (${failed.backend})`, error: failed.error! });
+		if (results.registryScale) print(renderRegistryScale(results.registryScale));
 	}
 	if (wants('shards')) {
 		results.shards = await section('shards', () => runShards(plan));

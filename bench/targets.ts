@@ -29,6 +29,11 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	const shards = results.shards?.filter((result) => (result.backend === 'postgres' || result.backend === 'redis') && result.lost);
 	const shardsWorst = (figure: (result: NonNullable<typeof shards>[number]) => number) => (shards?.length ? Math.max(...shards.map(figure)) : null);
 	const shardsAt = shards?.length ? ` (${shards.map((result) => result.backend).join(', ')}, ${shards[0]!.processes} processes)` : '';
+	// A new member's first turn at the largest registry over the same at the first, worst backend.
+	const registries = results.registryScale?.filter((result) => result.points.length > 1);
+	const registryRatio = registries?.length ? Math.max(...registries.map((result) => result.points.at(-1)!.ratioToFirst)) : null;
+	const registryPoints = registries?.[0]?.points;
+	const registrySpan = registryPoints ? ` ${count(registryPoints.at(-1)!.members)}/${count(registryPoints[0]!.members)}` : '';
 	const specs: TargetSpec[] = [
 		{
 			name: `SQLite buildContext p50${at}`,
@@ -103,6 +108,13 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 			limit: 0,
 			kind: 'max',
 			show: count
+		},
+		{
+			name: `registry: a new member's first turn p50 ratio${registrySpan}, worst backend`,
+			value: registryRatio,
+			limit: 1.5,
+			kind: 'max',
+			show: times
 		},
 		{
 			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,
