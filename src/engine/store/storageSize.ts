@@ -7,15 +7,15 @@ import type { MemoryStore } from './MemoryStore';
 export interface StorageSize {
 	/** Bytes, every part together. */
 	total: number;
-	/** Bytes of each part, by name (the SQLite file, its write-ahead log; the PostgreSQL table). */
+	/** Bytes of each part, by name (the SQLite file, its write-ahead log; the PostgreSQL table and its sets' table). */
 	parts: Record<string, number>;
 	/** What the figures count, in words. */
 	note: string;
 }
 
 /**
- * What the backend takes: the SQLite file and its write-ahead log, or the PostgreSQL table (every
- * namespace in it); null where it is not cheap to tell (Redis, a Keyv the host passed).
+ * What the backend takes: the SQLite file (its sets' table in it) and its write-ahead log, or the PostgreSQL table and its
+ * sets' table (every namespace in them); null where it is not cheap to tell (Redis, a Keyv the host passed).
  */
 export async function storageSize(store: MemoryStore, storeUrl: string): Promise<StorageSize | null> {
 	if (store.kind === 'sqlite') {
@@ -31,10 +31,19 @@ export async function storageSize(store: MemoryStore, storeUrl: string): Promise
 	};
 	if (!adapter.query) return null;
 	const table = `${adapter.opts?.schema ?? 'public'}.${adapter.opts?.table ?? 'memory'}`;
+	// The sets' table beside it (PostgresSets) is created at the first set written: absent, it counts 0.
+	const sets = `${table}_sets`;
 	try {
-		const [row] = await adapter.query('SELECT pg_total_relation_size($1::regclass) AS bytes', [table]);
-		const total = Number(row?.bytes ?? 0);
-		return { total, parts: { table: total }, note: `table ${table}, every namespace in it, indexes included` };
+		const [row] = await adapter.query(
+			'SELECT pg_total_relation_size($1::regclass) AS bytes, COALESCE(pg_total_relation_size(to_regclass($2)), 0) AS sets',
+			[table, sets]
+		);
+		const parts = { table: Number(row?.bytes ?? 0), sets: Number((row as { sets?: string } | undefined)?.sets ?? 0) };
+		return {
+			total: parts.table + parts.sets,
+			parts,
+			note: `tables ${table} and ${sets}, every namespace in them, indexes included`
+		};
 	} catch (error) {
 		throw storeError('size of the table', error);
 	}
