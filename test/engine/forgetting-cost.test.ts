@@ -92,6 +92,22 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 		}
 	});
 
+	it('WHEN Maya erases everything THEN only the chunks holding her words are read, and none of her words is left', async () => {
+		const { map, clock, engine } = await openOnMap();
+		try {
+			const mine = await busyChannel(engine, clock, 90);
+			map.reset();
+			const result = await engine.clearAll(MAYA.id);
+			// Her nine messages and Sol's nine replies to them, each pair in one chunk (a pair may straddle two).
+			expect(result.archivedMessagesRemoved).toBe(2 * mine.length);
+			expect(map.chunkReads).toBeLessThanOrEqual(2 * mine.length);
+			expect(rawText(map)).not.toMatch(/KESTREL/);
+			expect(rawText(map)).toContain('theo talk 89');
+		} finally {
+			await engine.close();
+		}
+	});
+
 	it('WHEN the same message is deleted again THEN no chunk and no member’s entry is read', async () => {
 		const { map, clock, engine } = await openOnMap();
 		try {

@@ -1,14 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import type { ChannelArchives } from './ChannelArchives';
-import { type RecordKey, Records } from '../records/Records';
+import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { Registry } from '../records/Registry';
 import { IndexCache } from './IndexCache';
 import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
 import type { RecordStore, RecordWrite } from '../records/RecordStore';
+import { appendedMarkers, authorChunks, blocksArchiving, relatedMarkerIds } from './locations';
 import { type ArchiveHead, type StoredMessage } from '../schemas';
-import { appendedMarkers, blocksArchiving, relatedMarkerIds } from './locations';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
 export const ARCHIVE_CHUNK_SIZE = 64;
@@ -65,6 +65,8 @@ export interface PendingAppend {
 	fresh: StoredMessage[];
 	/** The chunk, markers and head to write, as one batch. */
 	writes: RecordWrite[];
+	/** The chunks each author's words went to (a located archive's), to add with the writes. */
+	setAdds: RecordSetChange[];
 	/** Lists the archive for the sweep: call it before the writes. */
 	register: () => Promise<void>;
 	/** Tells the archive the writes landed (its cached index and tail follow). */
@@ -142,6 +144,7 @@ export class Archive {
 		const nothing: PendingAppend = {
 			fresh: [],
 			writes: [],
+			setAdds: [],
 			register: () => Promise.resolve(),
 			landed: () => undefined,
 			commit: () => Promise.resolve()
@@ -175,6 +178,7 @@ export class Archive {
 		for (const [id, marker] of appendedMarkers(fresh, (id) => chunkOf.get(id)!, stored))
 			writes.push({ key: Records.archiveMarker(scopeKey, id), value: marker, ttlMs });
 		const nextHead: ArchiveHead = { ...head, chunks: chunkIndex + 1, count: head.count + fresh.length, first };
+		const setAdds = head.located === true ? authorChunks(scopeKey, fresh, (id) => chunkOf.get(id)!) : [];
 		writes.push({ key: headKey, value: nextHead, ttlMs });
 
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
@@ -191,10 +195,10 @@ export class Archive {
 			await register();
 			// One write: a marker never lands without its chunk and the head naming it, which would hide its message
 			// from every later append. On SQLite, Redis and PostgreSQL a batch lands whole even if the process is killed.
-			await this.store.setMany(writes);
+			await this.store.setMany(writes, setAdds);
 			landed();
 		};
-		return { fresh, writes, register, landed, commit };
+		return { fresh, writes, setAdds, register, landed, commit };
 	}
 
 	/**

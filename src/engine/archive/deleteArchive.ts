@@ -1,5 +1,6 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { type RecordKey, Records } from '../records/Records';
+import { type RecordKey, Records, type SetKey } from '../records/Records';
+import { authorChunks } from './locations';
 import { type Archive, chunkKeys } from './Archive';
 
 /** Keys per delete call: one call of a few thousand keys is one statement on every backend (SQLite's json_each, PostgreSQL's `ANY`, Redis' `DEL`). */
@@ -28,6 +29,7 @@ export async function deleteArchives(archive: Archive, scopeKeys: readonly strin
 	}
 	const chunks = await store.getMany<StoredMessage[]>(keysOf.flat());
 	const doomed: RecordKey<unknown>[] = [];
+	const sets: SetKey[] = [];
 	const held: StoredMessage[][] = [];
 	let at = 0;
 	for (const [index, scopeKey] of scopeKeys.entries()) {
@@ -41,9 +43,12 @@ export async function deleteArchives(archive: Archive, scopeKeys: readonly strin
 			Records.archiveTombstones(scopeKey),
 			Records.archiveHead(scopeKey)
 		);
+		// Every author whose words it holds has a chunk set there (a located archive's; nothing to delete otherwise).
+		sets.push(...authorChunks(scopeKey, messages, () => 0).map(({ key }) => key));
 		held.push(messages);
 	}
 	for (let from = 0; from < doomed.length; from += KEYS_PER_DELETE) await store.delete(doomed.slice(from, from + KEYS_PER_DELETE));
+	await store.deleteSets(sets);
 	return held;
 }
 

@@ -1,5 +1,6 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { type RecordKey, Records } from '../records/Records';
+import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
+import { authorsGoneFrom } from './locations';
 import type { Archive } from './Archive';
 
 /** What {@link expireArchive} deleted. */
@@ -29,6 +30,8 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	const [head, tombstones] = (await archive.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
 	const expiry: ArchiveExpiry = { chunks: 0, messages: 0, markers: 0, emptied: false, gone: false, floor: null, authors: {} };
 	const doomed: RecordKey<unknown>[] = [];
+	/** The expired chunks leave their authors' chunk sets (see ArchiveHead.located). */
+	const setRemoves: RecordSetChange[] = [];
 	let first = head?.first ?? 0;
 	const end = head?.chunks ?? 0;
 	// Chunks are read a few at a time: most sweeps stop at the first one.
@@ -40,6 +43,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 				break scan;
 			}
 			doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Records.archiveMarker(scopeKey, message.id)));
+			setRemoves.push(...authorsGoneFrom(scopeKey, first, chunk ?? [], []));
 			for (const message of chunk ?? [])
 				if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
 			expiry.chunks++;
@@ -61,6 +65,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	archive.forgetCached(scopeKey);
 	// Past their retention the messages are served nowhere: deleting the chunks before the head cannot show a half archive.
 	for (let at = 0; at < doomed.length; at += 500) await archive.store.delete(doomed.slice(at, at + 500));
+	await archive.store.removeFromSets(setRemoves);
 	const ttlMs = archive.keyTtlMs;
 	const remaining = Object.keys(left).length;
 	if (buried > 0) {

@@ -1,12 +1,13 @@
-import { replyFingerprint } from '../privacy/voices';
+import { indexedAuthorsOf, replyFingerprint } from '../privacy/voices';
+import { type RecordSetChange, Records } from '../records/Records';
+import { parseScopeKey } from '../records/scopes';
 import { type ArchiveLocation, ArchiveMarker, type StoredMessage } from '../schemas';
 
-/**
- * What an archive's marker holds (see ArchiveMarker): 1 or 2 in an archive that is not located, a location or a tombstone (3)
- * in one that is. Markers pass unchecked by the store (their keys may look like any archive key), so each reading here
- * takes a value it does not know as the one that forgets most safely.
+/*
+ * An archive's marker (records/Records.ts ArchiveMarkerValue) holds 1 or 2 in an archive that is not located, a location or
+ * a tombstone (3) in one that is. Markers pass unchecked by the store (their keys may look like any archive key), so each
+ * reading here takes a value it does not know as the one that forgets most safely.
  */
-export type MarkerValue = (typeof ArchiveMarker)[keyof typeof ArchiveMarker] | ArchiveLocation;
 
 function isLocation(marker: unknown): marker is ArchiveLocation {
 	return typeof marker === 'object' && marker !== null && !Array.isArray(marker);
@@ -93,4 +94,39 @@ export function relatedMarkerIds(messages: readonly StoredMessage[]): string[] {
 		if (fingerprint !== null) related.add(fingerprint);
 	}
 	return [...related];
+}
+
+/**
+ * The chunks each member's words went to in an append to a located archive: their messages, and the persona's replies to
+ * them (every persona line of a DM is its member's), as the author index counts them (see indexedAuthorsOf).
+ */
+export function authorChunks(scopeKey: string, fresh: readonly StoredMessage[], chunkOf: (id: string) => number): RecordSetChange[] {
+	const scope = parseScopeKey(scopeKey);
+	const dmOwnerId = scope?.scope === 'user' ? scope.ownerId : null;
+	const byAuthor = new Map<string, Set<string>>();
+	for (const message of fresh)
+		for (const authorId of indexedAuthorsOf(dmOwnerId, message)) {
+			const chunks = byAuthor.get(authorId) ?? new Set();
+			byAuthor.set(authorId, chunks.add(String(chunkOf(message.id))));
+		}
+	return [...byAuthor].map(([authorId, chunks]) => ({ key: Records.archiveAuthorChunks(scopeKey, authorId), members: [...chunks] }));
+}
+
+/**
+ * What leaves authors' chunk sets when a chunk of a located archive goes from `before` to `after`: the chunk, from the set
+ * of every member whose words were in it and are no longer, so that a set names only chunks holding its member's words.
+ */
+export function authorsGoneFrom(
+	scopeKey: string,
+	chunk: number,
+	before: readonly StoredMessage[],
+	after: readonly StoredMessage[]
+): RecordSetChange[] {
+	const kept = new Set(authorChunks(scopeKey, after, () => chunk).map(({ key }) => key));
+	return authorChunks(scopeKey, before, () => chunk).filter(({ key }) => !kept.has(key));
+}
+
+/** The chunk number of a chunk key (`…:chunk:<n>`). */
+export function chunkNumber(key: string): number {
+	return Number(key.slice(key.lastIndexOf(':') + 1));
 }

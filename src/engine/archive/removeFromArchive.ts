@@ -1,8 +1,9 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
-import { type RecordKey, Records } from '../records/Records';
+import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys } from './Archive';
 import { deleteArchive } from './deleteArchive';
+import { authorsGoneFrom, chunkNumber } from './locations';
 
 /**
  * Rewrites the scope's archive without the messages `remove` picks; returns how many went (see {@link removeFromArchives}).
@@ -58,6 +59,7 @@ export async function removeFromArchives(
 	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
 	const writes: RecordWrite[] = [];
 	const doomed: RecordKey<unknown>[] = [];
+	const setRemoves: RecordSetChange[] = [];
 	let at = 0;
 	for (const { scopeKey, head, keys } of withHead) {
 		const checked = chunks.slice(at, (at += keys.length));
@@ -80,6 +82,7 @@ export async function removeFromArchives(
 			if (kept.length === chunk.value?.length) return;
 			if (kept.length === 0) doomed.push(keys[index]!);
 			else writes.push({ key: keys[index]!, value: kept, ttlMs });
+			if (head.located === true) setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(keys[index]!), chunk.value ?? [], kept));
 		});
 		writes.push({ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs });
 	}
@@ -89,6 +92,7 @@ export async function removeFromArchives(
 	}));
 	await store.setMany(writes);
 	await store.delete(doomed);
+	await store.removeFromSets(setRemoves);
 	return scopeKeys.map((scopeKey) => removed.get(scopeKey) ?? 0);
 }
 

@@ -1,9 +1,9 @@
 import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { replyFingerprint } from '../privacy/voices';
-import { type RecordKey, Records } from '../records/Records';
+import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys } from './Archive';
-import { chunksOf, editedAway, editedAwayFrom } from './locations';
+import { authorsGoneFrom, chunkNumber, chunksOf, editedAway, editedAwayFrom } from './locations';
 
 /** How to change some messages of an archive: by id, what each becomes. */
 export interface ArchiveRevision {
@@ -85,6 +85,7 @@ export async function reviseArchives(
 
 	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
 	const writes: RecordWrite[] = [];
+	const setRemoves: RecordSetChange[] = [];
 	at = 0;
 	for (const { scopeKey, revision, ids, head, markers, keys } of touched) {
 		const stored = chunks.slice(at, (at += keys.length));
@@ -107,6 +108,7 @@ export async function reviseArchives(
 				return [{ ...message, text }];
 			});
 			rewritten.push({ key: keys[index]!, value: revised, ttlMs });
+			if (head.located === true) setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(keys[index]!), chunk, revised));
 		});
 		// A deleted message an edit took out before: its marker becomes its tombstone.
 		const buried = ids.filter((id, index) => editedAway(markers[index]) && revision.deleted.has(id));
@@ -142,6 +144,7 @@ export async function reviseArchives(
 		ttlMs
 	}));
 	await store.setMany(writes);
+	await store.removeFromSets(setRemoves);
 	return revisions.map(({ scopeKey }) => results.get(scopeKey) ?? nothingRevised());
 }
 

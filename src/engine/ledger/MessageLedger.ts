@@ -104,10 +104,10 @@ export class MessageLedger {
 		await this.directory.track(written, now, { steady: new Set(entryKeys.filter((_, index) => current[index])) });
 		await append.register();
 		// The entries and the archive land in one batch: all of the turn or none of it.
-		await this.store.setMany([
-			...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })),
-			...append.writes
-		]);
+		await this.store.setMany(
+			[...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })), ...append.writes],
+			append.setAdds
+		);
 		append.landed();
 	}
 

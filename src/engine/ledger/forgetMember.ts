@@ -83,12 +83,23 @@ export async function forgetMember(
 		// history carried (found by id below); clearing short-term memory takes those replies, and keeps their own messages.
 		const removable = (message: StoredMessage, scopeKey: string) =>
 			(own.has(scopeKey) || carriesWordsOf(message, userId)) && (everything || message.role === 'persona');
-		const removed = await removeFromArchives(parts.archive, archives, removable, (scopeKey, messages) =>
-			replies.note(liveScopeChannel(scopeKey)!, messages)
+		// In a shared located archive, only the chunks that hold their words (their own archives go whole).
+		const authored = scopes.shared.map((scopeKey) => Records.archiveAuthorChunks(scopeKey, userId));
+		const chunks = await parts.store.setMembers(authored);
+		const within = new Map(scopes.shared.map((scopeKey, index) => [scopeKey, chunks[index]!.map(Number)]));
+		const removed = await removeFromArchives(
+			parts.archive,
+			archives,
+			removable,
+			(scopeKey, messages) => replies.note(liveScopeChannel(scopeKey)!, messages),
+			within
 		);
 		if (everything) result.archivedMessagesRemoved = removed.reduce((sum, count) => sum + count, 0);
 		// Under the scopes' locks, so a turn captured after the erasure's barrier is listed again, never lost.
-		if (everything) await parts.authors.remove(userId, archives);
+		if (everything) {
+			await parts.authors.remove(userId, archives);
+			await parts.store.deleteSets(archives.map((scopeKey) => Records.archiveAuthorChunks(scopeKey, userId)));
+		}
 	});
 	// The replies to their turns leave every copy of their channels, and never come back with a later turn's history.
 	await changeMessages(

@@ -1,5 +1,7 @@
 import type {
 	ArchiveHead,
+	ArchiveLocation,
+	ArchiveMarker,
 	AuthorListings,
 	ChannelArchiveListings,
 	ForgottenMessages,
@@ -28,8 +30,8 @@ declare const holds: unique symbol;
 /** What a record key's value is. */
 export type RecordValue<K> = K extends RecordKey<infer T> ? T : never;
 
-/** An archive's marker says a message was archived there (1) or edited away (2): see `ArchiveMarker`. */
-export type ArchiveMarkerValue = 1 | 2;
+/** What an archive's marker holds (see `ArchiveMarker` and archive/locations.ts). */
+export type ArchiveMarkerValue = (typeof ArchiveMarker)[keyof typeof ArchiveMarker] | ArchiveLocation;
 
 function typed<T>(key: string): RecordKey<T> {
 	return key as RecordKey<T>;
@@ -78,6 +80,8 @@ export const Records = {
 	sweepLease: () => typed<SweepLease>(Keys.sweepLease()),
 	/** The ids of one kind the sweep walks (records/Registry.ts). */
 	registry: (kind: string) => Keys.registry(kind) as SetKey,
+	/** The chunks of a located archive holding a member's words (see ArchiveHead.located): a set of chunk numbers. */
+	archiveAuthorChunks: (scopeKey: string, authorId: string) => Keys.archiveAuthorChunks(scopeKey, authorId) as SetKey,
 	/** A registry bucket of the layout before sets (id → 1), whose ids move into the set. */
 	registryBucket: (kind: string, bucket: number) => typed<Record<string, 1>>(Keys.registryBucket(kind, bucket))
 } as const;

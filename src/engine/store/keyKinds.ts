@@ -7,6 +7,7 @@ export const KEY_KINDS = {
 	archiveHeads: 'archives (heads)',
 	archiveChunks: 'archive chunks',
 	archiveMarkers: 'archived-message markers',
+	archiveAuthorChunks: 'archive chunks by author (sets of chunk numbers)',
 	archiveTombstones: 'archive tombstone lists',
 	userIndexes: 'user indexes',
 	serverIndexes: 'server indexes',
@@ -50,6 +51,7 @@ export function keyKind(key: string): KeyKind {
 	if (key.startsWith('archive:')) {
 		// Ids never hold ":", so the scope key inside cannot hold these parts.
 		if (key.includes(':seen:')) return 'archiveMarkers';
+		if (/:by:[^:]+$/.test(key)) return 'archiveAuthorChunks';
 		if (/:chunk:\d+$/.test(key)) return 'archiveChunks';
 		if (key.endsWith(':head')) return 'archiveHeads';
 		if (key.endsWith(':tombstones')) return 'archiveTombstones';

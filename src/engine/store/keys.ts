@@ -31,6 +31,11 @@ export const Keys = {
 	archiveChunk: (scopeKey: string, chunk: number) => `archive:${scopeKey}:chunk:${chunk}`,
 	/** Marks one message as archived, so that re-recording a turn stores nothing twice. */
 	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`,
+	/**
+	 * The chunks of a located archive holding one member's words (their messages, and the persona's replies to them): a set,
+	 * so that erasing them reads those chunks alone.
+	 */
+	archiveAuthorChunks: (scopeKey: string, authorId: string) => `archive:${scopeKey}:by:${authorId}`,
 	/** Markers of messages removed from a scope's archive (message id → time), so the sweep can delete them once past retention. */
 	archiveTombstones: (scopeKey: string) => `archive:${scopeKey}:tombstones`,
 	/**
@@ -82,9 +87,9 @@ export function liveScopeChannel(scopeKey: string): { serverId: string; channelI
 	return { serverId: scope.scope === 'server' ? scope.ownerId : DM_SERVER_ID, channelId: scope.channelId };
 }
 
-/** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:tombstones`. */
+/** The scope key inside an archive key: `archive:<scope key>:head`, `…:chunk:<n>`, `…:seen:<id>`, `…:by:<id>`, `…:tombstones`. */
 export function archiveScope(key: string): string {
 	const inner = key.slice('archive:'.length);
-	const cut = inner.search(/:(head|tombstones|chunk:\d+|seen:.*)$/);
+	const cut = inner.search(/:(head|tombstones|chunk:\d+|seen:.*|by:[^:]+)$/);
 	return cut === -1 ? inner : inner.slice(0, cut);
 }
