@@ -101,7 +101,7 @@ const FULL: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 		warmupContexts: 100,
 		samples: 300
 	},
-	forgettingScale: { sizes: [10_000, 100_000] },
+	forgettingScale: { sizes: [10_000, 100_000, 1_000_000] },
 	registryScale: { sizes: [10_000, 100_000, 1_000_000], samples: 300, rounds: 10 },
 	shards: { processes: 4, turnsPerProcess: 2_000 },
 	encryption: { channelMessages: 4_000, recordSamples: 1_000, warmupContexts: 300, contextSamples: 1_000 },
@@ -125,7 +125,7 @@ const QUICK: Omit<BenchPlan, 'mode' | 'sections' | 'backends'> = {
 	scale: { storeMessages: 20_000, channels: 200, servers: 5, sizes: [100, 1_000, 10_000], coldSizes: [10_000], warmupContexts: 50, samples: 200 },
 	forgettingScale: { sizes: [1_000, 4_000] },
 	registryScale: { sizes: [10_000, 100_000], samples: 100, rounds: 5 },
-	shards: { processes: 4, turnsPerProcess: 300 },
+	shards: { processes: 4, turnsPerProcess: 150 },
 	encryption: { channelMessages: 400, recordSamples: 100, warmupContexts: 50, contextSamples: 100 },
 	session: { delayMs: 20, memberTurns: [100] },
 	hostile: { seedTurns: 50, warmup: 2, samples: 10 },
