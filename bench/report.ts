@@ -129,7 +129,7 @@ export function renderForgetting(results: BackendLatencyResult[], plan: BenchPla
 				`channel's history, one at a time; each takes the message and the persona's reply to it out of every copy.`,
 			`On SQLite the write-ahead log is emptied within a second (in a worker thread, not waited for); the file's rewrite (VACUUM) ` +
 				`waits for MEMORY_SQLITE_REWRITE_SECONDS.`,
-			`erase member: memory.clearAll of one of the channel's 20 members, once, the SQLite file rewritten before it resolves; ` +
+			`erase member: memory.clearAll of one of the channel's 20 members, once (the SQLite file's rewrite follows, as configured); ` +
 				`erase block: the longest the event loop waited meanwhile (perf_hooks.monitorEventLoopDelay); archived gone: the copies it ` +
 				`took out of the archive.`,
 			`purge server: memory.purgeServer of another server of 100 channels with 5 turns each (the bot removed from it), once.`
@@ -361,8 +361,8 @@ export function renderForgettingScale(results: ForgettingScaleResult[]): string 
 			"A new store for each N; Maya's turns (a message and the reply each) spread evenly over the history, the rest in busy turns.",
 			"record: 200 one-message turns after the seeding. delete: memory.messagesChanged of one other member's message from the " +
 				'middle of the history, 20 different ones one at a time;',
-			'bulk 100: the 100 messages after them in one call. clearAll: Maya erased, once (the SQLite file rewritten before it ' +
-				'resolves); archived gone: the copies it took out of the archive.',
+			'bulk 100: the 100 messages after them in one call. clearAll: Maya erased, once (its log emptied before it resolves, the ' +
+				"SQLite file's rewrite within MEMORY_SQLITE_REWRITE_SECONDS); archived gone: the copies it took out of the archive.",
 			'block: the longest the event loop waited (perf_hooks.monitorEventLoopDelay, reset before each call), over the 20 deletions ' +
 				'for delete.',
 			...notes

@@ -178,7 +178,7 @@ export class EngineParts {
 		prepareFirstContext();
 		const parts = new EngineParts(opened, replyCalls, config, options.now ?? Date.now, logger);
 		// Values sealed at start-up were plain: no page of an SQLite file keeps them.
-		if (opened.sealedNow > 0) await parts.erasures.forgotten('now');
+		if (opened.sealedNow > 0) await parts.erasures.forgotten('rewrite');
 		return parts;
 	}
 }

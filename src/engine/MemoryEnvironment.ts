@@ -91,7 +91,7 @@ export const MemoryEnvironment = {
 	},
 	/**
 	 * On SQLite, how soon after a message is deleted on Discord the file is rewritten (`VACUUM`), so no unused
-	 * page keeps its text; the write-ahead log is emptied within a second. An erasure does both at once. 0: at once too.
+	 * page keeps its text, and after an erasure too (its log emptied at once, a deletion's within a second). 0: within each call.
 	 */
 	MEMORY_SQLITE_REWRITE_SECONDS: {
 		key: 'sqliteRewriteSeconds',

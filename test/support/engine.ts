@@ -65,3 +65,11 @@ export function summarizedEngineEachTest(backend: Backend, clock: TestClock): En
 export function logEmptied(engine: MemoryEngine): Promise<void> {
 	return (engine as unknown as { parts: { erasures: { logEmptied(): Promise<void> } } }).parts.erasures.logEmptied();
 }
+
+/**
+ * Resolves once no SQLite file keeps what was forgotten: the log is emptied within the erasure's call and within a
+ * second of a deletion, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS` of either; this runs now what waits.
+ */
+export function filesSettled(engine: MemoryEngine): Promise<void> {
+	return (engine as unknown as { parts: { erasures: { filesSettled(): Promise<void> } } }).parts.erasures.filesSettled();
+}

@@ -7,7 +7,7 @@
  */
 import { type ContextRequest, type MemoryEngine, PrivacyLevel, type TurnMessage, type TurnResponse } from '../../src';
 import { type Backend, openEngine, TestClock } from './backends';
-import { logEmptied } from './engine';
+import { filesSettled, logEmptied } from './engine';
 import { ForgettingModel, Gone, type Posted, wordsFound } from './forgetting-model';
 import { type Forgetting, MEMBERS, PERSONAS, type Place, PURGE_GRACE_HOURS, SERVERS, type Step, type WorldShape } from './forgetting-world';
 import { rawRows, sqliteFileBytes, type StoreLocation } from './store-inspection';
@@ -375,9 +375,9 @@ export class SmallDiscord {
 			this.found(row, shortTerm ? fromShortTerm : gone, `row ${key} ${after}`);
 		}
 		if (!this.store.storeUrl.startsWith('sqlite://')) return;
-		// A deletion empties the write-ahead log within a second and rewrites the database within a minute; an erasure does both at once.
+		// A deletion empties the write-ahead log within a second, an erasure within its call; the file is rewritten within a minute.
 		const erasure = step.kind !== 'delete' && step.kind !== 'edit';
-		if (!erasure) await logEmptied(this.engine);
+		await (erasure ? filesSettled(this.engine) : logEmptied(this.engine));
 		for (const [file, bytes] of sqliteFileBytes(this.store.storeUrl, { database: erasure }))
 			this.found(bytes.toString('latin1'), gone, `the bytes of ${file} ${after}`);
 	}

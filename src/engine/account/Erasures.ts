@@ -112,34 +112,42 @@ export class Erasures {
 		const parsed = parseInput(MessagesChangeSchema, change, 'message change');
 		const { account, summarizer, summarizerCounters, now } = this.parts;
 		const result = await messagesChanged(account.ledger, summarizer, summarizerCounters, parsed, now);
-		await this.forgotten('soon');
+		await this.forgotten('deletion');
 		return result;
 	}
 
 	/** The store sealed again with the current key: afterwards no page of an SQLite file keeps a value as it was. */
 	public async reseal(): Promise<ResealResult> {
 		const result = await this.parts.account.store.reseal();
-		await this.forgotten('now');
+		await this.forgotten('rewrite');
 		return result;
 	}
 
-	/** Runs `erase` so that a background summary written meanwhile cannot bring the erased words back, then {@link forgotten} now. */
+	/** Runs `erase` so that a background summary written meanwhile cannot bring the erased words back, then {@link forgotten}. */
 	public async run<T>(erase: () => Promise<T>): Promise<T> {
 		const { summarizer } = this.parts;
 		const result = await (summarizer ? summarizer.whileErasing(erase) : erase());
-		await this.forgotten('now');
+		await this.forgotten('erasure');
 		return result;
 	}
 
-	/** Resolves once what deletions left in an SQLite store's log is gone: an emptying waiting runs now (scripts, tests). */
+	/** Resolves once no SQLite log keeps what deletions forgot: the emptying that waits runs now (scripts, tests). */
 	public logEmptied(): Promise<void> {
 		return this.parts.rewrites.logEmptied();
 	}
 
-	/** After something was forgotten: an SQLite store's log emptied and its file rewritten, `now` or `soon`. */
-	public async forgotten(when: 'now' | 'soon'): Promise<void> {
+	/** Resolves once no SQLite file keeps what was forgotten: the log's emptying and the file's rewrite that wait run now (scripts, tests). */
+	public filesSettled(): Promise<void> {
+		return this.parts.rewrites.settled();
+	}
+
+	/**
+	 * After something was forgotten, on SQLite: after a deletion, the log emptied within a second; after an erasure, before
+	 * this resolves; the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS` after either. `rewrite`: both now.
+	 */
+	public async forgotten(what: 'deletion' | 'erasure' | 'rewrite'): Promise<void> {
 		try {
-			await (when === 'now' ? this.parts.rewrites.now() : this.parts.rewrites.soon());
+			await (what === 'rewrite' ? this.parts.rewrites.now() : this.parts.rewrites.soon(what === 'erasure' ? 'now' : 'soon'));
 		} catch (error) {
 			// What was forgotten is gone from every row; only the file's unused pages wait for the next rewrite.
 			this.parts.logger.error('[memory] emptying the SQLite write-ahead log after an erasure failed:', error);

@@ -24,9 +24,12 @@ export async function removeFromArchive(
 	return removed!;
 }
 
+/** Chunks read, changed and written at a time by {@link removeFromArchives}. */
+const CHUNKS_PER_SLICE = 32;
+
 /**
  * Rewrites each scope's archive without the messages `remove` picks there, every archive in the same few round trips (their
- * heads, their chunks, the tombstones, the rewrite); returns how many went from each. Only the chunks `within` names for a
+ * heads, their chunks a slice at a time, the tombstones, the heads); returns how many went from each. Only the chunks `within` names for a
  * located archive are read (see ArchiveHead.located), else every chunk; each chunk that held a removed message is
  * rewritten where it is (left empty, deleted), so every marker's location stays true. The heads' epochs move so every
  * process reloads its cached index, and the messages' markers stay as tombstones (listed for the sweep) so a later
@@ -53,46 +56,60 @@ export async function removeFromArchives(
 			removed.set(scopeKey, messages.length);
 		}
 	}
-	const chunks = await store.getManyChecked<StoredMessage[]>(withHead.flatMap(({ keys }) => keys));
-
 	const ttlMs = archive.keyTtlMs;
+	/** What went from each archive, and whether a chunk of it could not be read. */
+	const found = new Map<string, { gone: StoredMessage[]; damaged: boolean }>();
+	const work = withHead.flatMap(({ scopeKey, head, keys }) => keys.map((key) => ({ scopeKey, head, key })));
+	// A slice at a time, each landing before the next is read: parsing and writing a member's every chunk at once held the
+	// event loop for as long as they took.
+	for (let from = 0; from < work.length; from += CHUNKS_PER_SLICE) {
+		const slice = work.slice(from, from + CHUNKS_PER_SLICE);
+		const checked = await store.getManyChecked<StoredMessage[]>(slice.map(({ key }) => key));
+		const writes: RecordWrite[] = [];
+		const doomed: RecordKey<unknown>[] = [];
+		const setRemoves: RecordSetChange[] = [];
+		slice.forEach(({ scopeKey, head, key }, index) => {
+			const chunk = checked[index]!;
+			if (!chunk.value && !chunk.damaged) return;
+			const kept = (chunk.value ?? []).filter((message) => !remove(message, scopeKey));
+			// A chunk that cannot be read may hold the messages: it is deleted.
+			if (kept.length === chunk.value?.length) return;
+			const scope = found.get(scopeKey) ?? { gone: [], damaged: false };
+			found.set(scopeKey, scope);
+			scope.gone.push(...(chunk.value ?? []).filter((message) => remove(message, scopeKey)));
+			scope.damaged ||= chunk.damaged;
+			// While the archive is off, what is left of it goes whole below.
+			if (archive.disabled) return;
+			if (kept.length === 0) doomed.push(key);
+			else writes.push({ key, value: kept, ttlMs });
+			if (head.located === true) setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(key), chunk.value ?? [], kept));
+		});
+		await store.setMany(writes);
+		await store.delete(doomed);
+		await store.removeFromSets(setRemoves);
+	}
+
 	const tombstones = new Map<RecordKey<Tombstones>, StoredMessage[]>();
-	const writes: RecordWrite[] = [];
+	const nextHeads: RecordWrite[] = [];
 	const doomed: RecordKey<unknown>[] = [];
-	const setRemoves: RecordSetChange[] = [];
-	let at = 0;
-	for (const { scopeKey, head, keys } of withHead) {
-		const checked = chunks.slice(at, (at += keys.length));
-		const stored = checked.flatMap((chunk) => chunk.value ?? []);
-		const gone = stored.filter((message) => remove(message, scopeKey));
-		// A chunk that cannot be read may hold the messages: it is written over (or deleted) with the others.
-		if (gone.length === 0 && !checked.some((chunk) => chunk.damaged)) continue;
+	for (const { scopeKey, head } of withHead) {
+		const { gone, damaged } = found.get(scopeKey) ?? { gone: [], damaged: false };
+		if (gone.length === 0 && !damaged) continue;
 		onRemoved?.(scopeKey, gone);
 		removed.set(scopeKey, gone.length);
 		archive.forgetCached(scopeKey);
 		tombstones.set(Records.archiveTombstones(scopeKey), gone);
-		if (archive.disabled) {
-			// While the archive is off nothing of it is served or cached: what is left goes too.
-			doomed.push(Records.archiveHead(scopeKey), ...chunkKeys(scopeKey, head));
-			continue;
-		}
-		checked.forEach((chunk, index) => {
-			if (!chunk.value && !chunk.damaged) return;
-			const kept = (chunk.value ?? []).filter((message) => !remove(message, scopeKey));
-			if (kept.length === chunk.value?.length) return;
-			if (kept.length === 0) doomed.push(keys[index]!);
-			else writes.push({ key: keys[index]!, value: kept, ttlMs });
-			if (head.located === true) setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(keys[index]!), chunk.value ?? [], kept));
-		});
-		writes.push({ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs });
+		// While the archive is off nothing of it is served or cached: what is left goes too.
+		if (archive.disabled) doomed.push(Records.archiveHead(scopeKey), ...chunkKeys(scopeKey, head));
+		else nextHeads.push({ key: Records.archiveHead(scopeKey), value: { ...head, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs });
 	}
 	await store.updateMany<Tombstones>([...tombstones.keys()], (key, current) => ({
 		value: { ...current, ...Object.fromEntries(tombstones.get(key)!.map((message) => [message.id, message.ts])) },
 		ttlMs
 	}));
-	await store.setMany(writes);
+	// Last, so that no process caches an index of chunks still being rewritten under the new epoch.
+	await store.setMany(nextHeads);
 	await store.delete(doomed);
-	await store.removeFromSets(setRemoves);
 	return scopeKeys.map((scopeKey) => removed.get(scopeKey) ?? 0);
 }
 

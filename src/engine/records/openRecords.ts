@@ -18,12 +18,14 @@ export { sqlitePath };
 
 /** What a store's files need once something was forgotten: on SQLite, the log emptied and the file rewritten (store/FileRewrites.ts). */
 export interface FileRewriting {
-	/** After an erasure: done before this resolves. */
+	/** The log emptied and the file rewritten before this resolves. */
 	now(): Promise<void>;
-	/** After a deletion: the log emptied within a second, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS`. */
-	soon(): Promise<void>;
-	/** Resolves once what deletions left in the log is gone (an emptying waiting runs now). */
+	/** The log emptied now or within a second, the file rewritten within `MEMORY_SQLITE_REWRITE_SECONDS`. */
+	soon(log: 'now' | 'soon'): Promise<void>;
+	/** Runs now the log's emptying that waits, and resolves once done. */
 	logEmptied(): Promise<void>;
+	/** Runs now what waits, and resolves once no file keeps what was forgotten. */
+	settled(): Promise<void>;
 }
 
 /** How the engine opens its store. */

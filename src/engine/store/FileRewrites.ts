@@ -22,10 +22,10 @@ export const LOG_EMPTY_DELAY_MS = 1_000;
 /**
  * What forgetting leaves to an SQLite store's files: a deleted row stays readable in the write-ahead log
  * until a checkpoint, and may stay in a page the database no longer uses until the file is rewritten. After
- * an erasure the log is checkpointed and truncated and the file rewritten before the call resolves; after a
- * deletion the log is emptied within {@link LOG_EMPTY_DELAY_MS} and the file rewritten within
- * `MEMORY_SQLITE_REWRITE_SECONDS` (one of each for every deletion meanwhile), since each costs time in proportion to
- * what the files hold, not to what was deleted. Nothing on other backends.
+ * an erasure the log is emptied before the call resolves, after a deletion within {@link LOG_EMPTY_DELAY_MS}; the file
+ * is rewritten within `MEMORY_SQLITE_REWRITE_SECONDS` after either (one rewrite for all of them meanwhile), since a
+ * rewrite costs time in proportion to the file's size, and the bot's writes wait for it: not to what was forgotten.
+ * `MEMORY_SQLITE_REWRITE_SECONDS=0` rewrites within the call. Nothing on other backends.
  */
 export class FileRewrites {
 	private timer: NodeJS.Timeout | null = null;
@@ -40,18 +40,22 @@ export class FileRewrites {
 		private readonly logger: { error(...values: unknown[]): void }
 	) {}
 
-	/** After an erasure: the log emptied and the file rewritten before this resolves. */
+	/** The log emptied and the file rewritten before this resolves (the store sealed again, or sealed whole). */
 	public async now(): Promise<void> {
 		if (!this.file) return;
 		this.cancel();
 		await this.run(() => this.file!.vacuum());
 	}
 
-	/** After a deletion: the log emptied within {@link LOG_EMPTY_DELAY_MS}, the file rewritten within the delay. */
-	public async soon(): Promise<void> {
+	/**
+	 * After a deletion (`log: 'soon'`): the log emptied within {@link LOG_EMPTY_DELAY_MS}; after an erasure (`'now'`): before
+	 * this resolves. The file is rewritten within the delay.
+	 */
+	public async soon(log: 'now' | 'soon'): Promise<void> {
 		if (!this.file) return;
 		if (this.delayMs === 0) return this.now();
-		this.logTimer ??= setTimeout(() => void this.emptyLog(), LOG_EMPTY_DELAY_MS).unref();
+		if (log === 'now') await this.emptyLog();
+		else this.logTimer ??= setTimeout(() => void this.emptyLog(), LOG_EMPTY_DELAY_MS).unref();
 		this.timer ??= setTimeout(() => {
 			this.timer = null;
 			void this.run(() => this.file!.vacuum()).catch((error: unknown) =>
@@ -60,9 +64,16 @@ export class FileRewrites {
 		}, this.delayMs).unref();
 	}
 
-	/** Empties the log now if a deletion's emptying waits, and resolves once no emptying or rewrite runs (scripts, tests). */
+	/** Runs now the log's emptying that waits, and resolves once no emptying or rewrite runs (scripts, tests). */
 	public async logEmptied(): Promise<void> {
 		if (this.logTimer) await this.emptyLog();
+		await this.running.catch(() => undefined);
+	}
+
+	/** Runs now the emptying and the rewrite that wait, and resolves once none runs: no file keeps what was forgotten (scripts, tests). */
+	public async settled(): Promise<void> {
+		if (this.timer) await this.now();
+		else if (this.logTimer) await this.emptyLog();
 		await this.running.catch(() => undefined);
 	}
 
@@ -74,7 +85,7 @@ export class FileRewrites {
 		if (due) await this.now();
 	}
 
-	/** A deletion's emptying of the log, as its timer runs it. */
+	/** The log's emptying, a deletion's as its timer runs it. */
 	private async emptyLog(): Promise<void> {
 		if (this.logTimer) clearTimeout(this.logTimer);
 		this.logTimer = null;
