@@ -1,4 +1,5 @@
 import { count, mib, ms, times } from './format';
+import { forgettingFigures } from './forgettingTargets';
 import type { BenchResults, TargetCheck } from './results';
 
 interface TargetSpec {
@@ -34,6 +35,8 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 	const registryRatio = registries?.length ? Math.max(...registries.map((result) => result.points.at(-1)!.ratioToFirst)) : null;
 	const registryPoints = registries?.[0]?.points;
 	const registrySpan = registryPoints ? ` ${count(registryPoints.at(-1)!.members)}/${count(registryPoints[0]!.members)}` : '';
+	const forgetting = forgettingFigures(results.forgettingScale);
+	const forgettingAt = forgetting ? ` (${forgetting.backends}), worst` : '';
 	const specs: TargetSpec[] = [
 		{
 			name: `SQLite buildContext p50${at}`,
@@ -115,6 +118,29 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 			limit: 1.5,
 			kind: 'max',
 			show: times
+		},
+		{ name: `erasure 100,000/10,000 messages${forgettingAt}`, value: forgetting?.erasureGrowth ?? null, limit: 1.5, kind: 'max', show: times },
+		{
+			name: `one deletion 100,000/10,000 messages${forgettingAt}`,
+			value: forgetting?.deleteGrowth ?? null,
+			limit: 1.5,
+			kind: 'max',
+			show: times
+		},
+		{
+			name: `one deletion / recordTurn at 100,000${forgettingAt}`,
+			value: forgetting?.deleteToRecord ?? null,
+			limit: 3,
+			kind: 'max',
+			show: times
+		},
+		{ name: `100 deleted at once / one deletion${forgettingAt}`, value: forgetting?.bulkToDelete ?? null, limit: 100, kind: 'max', show: times },
+		{
+			name: `forgetting: longest event-loop block${forgettingAt}`,
+			value: forgetting?.longestBlockMs ?? null,
+			limit: 20,
+			kind: 'max',
+			show: (value) => `${ms(value)} ms`
 		},
 		{
 			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,

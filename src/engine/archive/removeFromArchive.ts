@@ -1,4 +1,4 @@
-import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
+import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys } from './Archive';
@@ -76,13 +76,17 @@ export async function removeFromArchives(
 			if (kept.length === chunk.value?.length) return;
 			const scope = found.get(scopeKey) ?? { gone: [], damaged: false };
 			found.set(scopeKey, scope);
-			scope.gone.push(...(chunk.value ?? []).filter((message) => remove(message, scopeKey)));
+			const gone = (chunk.value ?? []).filter((message) => remove(message, scopeKey));
+			scope.gone.push(...gone);
 			scope.damaged ||= chunk.damaged;
 			// While the archive is off, what is left of it goes whole below.
 			if (archive.disabled) return;
 			if (kept.length === 0) doomed.push(key);
 			else writes.push({ key, value: kept, ttlMs });
-			if (head.located === true) setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(key), chunk.value ?? [], kept));
+			if (head.located !== true) return;
+			setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(key), chunk.value ?? [], kept));
+			// Their markers become tombstones: a later deletion of them (the erasure's own, of the replies) reads nothing.
+			writes.push(...gone.map((message) => ({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.removed, ttlMs })));
 		});
 		await store.setMany(writes);
 		await store.delete(doomed);

@@ -69,10 +69,11 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			now,
 			until
 		);
-	await forget(({ revision }) => [...revision.deleted]);
-	const listedArchives = await store.getMany<ChannelArchiveListings>(
-		channels.map(({ channel }) => Records.channelArchives(channel.serverId, channel.channelId))
-	);
+	// The forgotten lists land before any copy is revised; reading the channels' archive lists meanwhile saves a round trip.
+	const [, listedArchives] = await Promise.all([
+		forget(({ revision }) => [...revision.deleted]),
+		store.getMany<ChannelArchiveListings>(channels.map(({ channel }) => Records.channelArchives(channel.serverId, channel.channelId)))
+	]);
 	const entryKeys = await channelEntries(
 		parts,
 		channels.map(({ change }) => change),
