@@ -31,7 +31,7 @@ const CHUNKS_PER_SLICE = 32;
  * Rewrites each scope's archive without the messages `remove` picks there, every archive in the same few round trips (their
  * heads, their chunks a slice at a time, the tombstones, the heads); returns how many went from each. Only the chunks `within` names for a
  * located archive are read (see ArchiveHead.located), else every chunk; each chunk that held a removed message is
- * rewritten where it is (left empty, deleted), so every marker's location stays true. The heads' epochs move so every
+ * rewritten where it is (left empty if nothing stays), so every marker's location stays true. The heads' epochs move so every
  * process reloads its cached index, and the messages' markers stay as tombstones (listed for the sweep) so a later
  * turn's history does not archive them again. An archive whose head cannot be read serves nobody, and its chunks may
  * hold anything: all of it goes. Callers hold the scopes' head locks, as capture appends under them.
@@ -66,13 +66,12 @@ export async function removeFromArchives(
 		const slice = work.slice(from, from + CHUNKS_PER_SLICE);
 		const checked = await store.getManyChecked<StoredMessage[]>(slice.map(({ key }) => key));
 		const writes: RecordWrite[] = [];
-		const doomed: RecordKey<unknown>[] = [];
 		const setRemoves: RecordSetChange[] = [];
 		slice.forEach(({ scopeKey, head, key }, index) => {
 			const chunk = checked[index]!;
 			if (!chunk.value && !chunk.damaged) return;
 			const kept = (chunk.value ?? []).filter((message) => !remove(message, scopeKey));
-			// A chunk that cannot be read may hold the messages: it is deleted.
+			// A chunk that cannot be read may hold the messages: it is written over.
 			if (kept.length === chunk.value?.length) return;
 			const scope = found.get(scopeKey) ?? { gone: [], damaged: false };
 			found.set(scopeKey, scope);
@@ -81,15 +80,14 @@ export async function removeFromArchives(
 			scope.damaged ||= chunk.damaged;
 			// While the archive is off, what is left of it goes whole below.
 			if (archive.disabled) return;
-			if (kept.length === 0) doomed.push(key);
-			else writes.push({ key, value: kept, ttlMs });
+			// An emptied chunk stays, empty, so the chunks a head names are there (the sweep deletes it in its turn).
+			writes.push({ key, value: kept, ttlMs });
 			if (head.located !== true) return;
 			setRemoves.push(...authorsGoneFrom(scopeKey, chunkNumber(key), chunk.value ?? [], kept));
 			// Their markers become tombstones: a later deletion of them (the erasure's own, of the replies) reads nothing.
 			writes.push(...gone.map((message) => ({ key: Records.archiveMarker(scopeKey, message.id), value: ArchiveMarker.removed, ttlMs })));
 		});
 		await store.setMany(writes);
-		await store.delete(doomed);
 		await store.removeFromSets(setRemoves);
 	}
 
