@@ -25,7 +25,7 @@ export async function removeFromArchive(
 }
 
 /** Chunks read, changed and written at a time by {@link removeFromArchives}. */
-const CHUNKS_PER_SLICE = 32;
+const CHUNKS_PER_SLICE = 16;
 
 /**
  * Rewrites each scope's archive without the messages `remove` picks there, every archive in the same few round trips (their
