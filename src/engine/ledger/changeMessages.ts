@@ -69,16 +69,16 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			now,
 			until
 		);
-	// The forgotten lists land before any copy is revised; reading the channels' archive lists meanwhile saves a round trip.
-	const [, listedArchives] = await Promise.all([
+	// The forgotten lists land before any copy is revised; the channels' archive lists and directories are read meanwhile
+	// (a round trip each saved), but a DM's directory when the change names no member: its archives name them.
+	const asked = channels.map(({ change }) => change);
+	const namesItsMembers = asked.every((change) => change.serverId !== null || change.userId !== undefined);
+	const [, listedArchives, entriesFound] = await Promise.all([
 		forget(({ revision }) => [...revision.deleted]),
-		store.getMany<ChannelArchiveListings>(channels.map(({ channel }) => Records.channelArchives(channel.serverId, channel.channelId)))
+		store.getMany<ChannelArchiveListings>(channels.map(({ channel }) => Records.channelArchives(channel.serverId, channel.channelId))),
+		namesItsMembers ? channelEntries(parts, asked, []) : null
 	]);
-	const entryKeys = await channelEntries(
-		parts,
-		channels.map(({ change }) => change),
-		listedArchives
-	);
+	const entryKeys = entriesFound ?? (await channelEntries(parts, asked, listedArchives));
 	const archives = channels.map(({ change }, index) => {
 		const liveKeys = entryKeys[index]!.filter((key) => isScopeKey(key, change.serverId === null ? 'user' : 'server'));
 		return { liveKeys, archiveKeys: [...new Set([...Object.keys(listedArchives[index] ?? {}), ...liveKeys])] };
