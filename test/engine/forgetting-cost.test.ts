@@ -108,6 +108,24 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 		}
 	});
 
+	it('WHEN her message’s marker was damaged (its replies not a list) THEN the deletion reads the archive whole, and it goes', async () => {
+		const { map, clock, engine } = await openOnMap();
+		try {
+			const mine = await busyChannel(engine, clock, 40);
+			const markerKey = [...map.keys()].find((key) => key.endsWith(`:seen:${mine[1]!}`))!;
+			const row = JSON.parse(map.get(markerKey) as string) as { value: { d: unknown } };
+			row.value.d = { c: 0, r: 5 };
+			map.set(markerKey, JSON.stringify(row));
+			map.reset();
+			const result = await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [mine[1]!], kind: 'deleted' });
+			expect(result.archivedMessagesRemoved).toBe(2);
+			expect(map.chunkReads).toBeGreaterThan(10);
+			expect(rawText(map)).not.toContain('KESTREL15');
+		} finally {
+			await engine.close();
+		}
+	});
+
 	it('WHEN the same message is deleted again THEN no chunk and no member’s entry is read', async () => {
 		const { map, clock, engine } = await openOnMap();
 		try {

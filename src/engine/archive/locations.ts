@@ -13,6 +13,12 @@ function isLocation(marker: unknown): marker is ArchiveLocation {
 	return typeof marker === 'object' && marker !== null && !Array.isArray(marker);
 }
 
+/** The chunks a location lists for the replies; null when what it holds there is not a list. */
+function repliesOf(marker: ArchiveLocation): number[] | null {
+	const replies: unknown = marker.r;
+	return replies === undefined ? [] : Array.isArray(replies) ? (replies as number[]) : null;
+}
+
 /** Whether a marker keeps its message from being archived again: archived, or removed since; not when an edit took it out. */
 export function blocksArchiving(marker: unknown): boolean {
 	if (marker === undefined || marker === ArchiveMarker.editedAway) return false;
@@ -30,20 +36,21 @@ export function editedAway(marker: unknown): boolean {
  */
 export function chunksOf(marker: unknown): number[] | null {
 	if (marker === undefined || marker === ArchiveMarker.removed) return [];
-	if (!isLocation(marker)) return null;
-	const chunks = [...(marker.c === undefined ? [] : [marker.c]), ...(marker.r ?? [])];
+	const replies = isLocation(marker) ? repliesOf(marker) : null;
+	if (!isLocation(marker) || replies === null) return null;
+	const chunks = [...(marker.c === undefined ? [] : [marker.c]), ...replies];
 	return chunks.every((chunk) => Number.isInteger(chunk) && chunk >= 0) ? chunks : null;
 }
 
 /** The marker of a message archived in `chunk`, keeping the replies an earlier marker of it listed. */
 export function archivedIn(chunk: number, earlier: unknown): ArchiveLocation {
-	const replies = isLocation(earlier) ? earlier.r : undefined;
+	const replies = isLocation(earlier) ? repliesOf(earlier) : null;
 	return replies?.length ? { c: chunk, r: replies } : { c: chunk };
 }
 
 /** `marker` with a reply to its message in `chunk`. */
 export function withReplyIn(marker: ArchiveLocation, chunk: number): ArchiveLocation {
-	const replies = marker.r ?? [];
+	const replies = repliesOf(marker) ?? [];
 	return replies.includes(chunk) || marker.c === chunk ? marker : { ...marker, r: [...replies, chunk] };
 }
 
@@ -53,7 +60,7 @@ export function withReplyIn(marker: ArchiveLocation, chunk: number): ArchiveLoca
  */
 export function editedAwayFrom(marker: unknown): ArchiveLocation {
 	if (!isLocation(marker)) return {};
-	const replies = [...new Set([...(marker.c === undefined ? [] : [marker.c]), ...(marker.r ?? [])])];
+	const replies = [...new Set([...(marker.c === undefined ? [] : [marker.c]), ...(repliesOf(marker) ?? [])])];
 	return replies.length > 0 ? { r: replies } : {};
 }
 
