@@ -729,7 +729,8 @@ function checkOneLinePerMessage(observed: Observed, conversation: Conversation):
 		const shownWithIds = shown.flatMap((meta) => (meta === 'cut' ? ['cut'] : meta.id && block.sourceIds.includes(meta.id) ? [meta.marker] : []));
 		const cut = shownWithIds.indexOf('cut');
 		expect(
-			shownWithIds.map((marker, index) => (index === cut ? sources[index] : marker)),
+			// A cut line standing for a message the test cannot name (a reply the host gave no id) is left out, as sources are.
+			shownWithIds.map((marker, index) => (index === cut ? sources[index] : marker)).filter((marker) => marker !== undefined),
 			`messages of ${why}`
 		).toEqual(sources);
 		expect(dated.length, `message lines in ${why}`).toBeLessThanOrEqual(block.sourceIds.length);
