@@ -60,6 +60,13 @@ export function chunkKeys(scopeKey: string, head: ArchiveHead): RecordKey<Stored
 	return Array.from({ length: heldChunks(head) }, (_, offset) => Records.archiveChunk(scopeKey, first + offset));
 }
 
+/** The keys of the chunks among `chunks` that the head still holds, oldest first, each once. */
+export function heldChunkKeys(scopeKey: string, head: ArchiveHead, chunks: readonly number[]): RecordKey<StoredMessage[]>[] {
+	const first = head.first ?? 0;
+	const held = [...new Set(chunks)].filter((chunk) => chunk >= first && chunk < head.chunks).sort((a, b) => a - b);
+	return held.map((chunk) => Records.archiveChunk(scopeKey, chunk));
+}
+
 /** An append read and planned by {@link Archive.prepare}: the messages it stores, and the write. */
 export interface PendingAppend {
 	fresh: StoredMessage[];

@@ -1,7 +1,7 @@
 import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } from '../schemas';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
-import { type Archive, chunkKeys } from './Archive';
+import { type Archive, chunkKeys, heldChunkKeys } from './Archive';
 import { deleteArchive } from './deleteArchive';
 import { authorsGoneFrom, chunkNumber } from './locations';
 
@@ -117,8 +117,5 @@ export async function removeFromArchives(
 
 /** The chunk keys of a head that may hold what is removed: those `named` (a located archive's) that the archive holds, else every one. */
 function chunksWithin(scopeKey: string, head: ArchiveHead, named: readonly number[] | undefined): RecordKey<StoredMessage[]>[] {
-	if (head.located !== true || named === undefined) return chunkKeys(scopeKey, head);
-	const first = head.first ?? 0;
-	const held = [...new Set(named)].filter((chunk) => chunk >= first && chunk < head.chunks).sort((a, b) => a - b);
-	return held.map((chunk) => Records.archiveChunk(scopeKey, chunk));
+	return head.located !== true || named === undefined ? chunkKeys(scopeKey, head) : heldChunkKeys(scopeKey, head, named);
 }

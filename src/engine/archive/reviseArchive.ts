@@ -2,7 +2,7 @@ import { type ArchiveHead, ArchiveMarker, type StoredMessage, type Tombstones } 
 import { replyFingerprint } from '../privacy/voices';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
-import { type Archive, chunkKeys } from './Archive';
+import { type Archive, chunkKeys, heldChunkKeys } from './Archive';
 import { authorsGoneFrom, chunkNumber, chunksOf, editedAway, editedAwayFrom } from './locations';
 
 /** How to change some messages of an archive: by id, what each becomes. */
@@ -159,11 +159,7 @@ export async function reviseArchives(
  */
 function chunksToRead(scopeKey: string, head: ArchiveHead, ids: readonly string[], markers: readonly unknown[]): RecordKey<StoredMessage[]>[] {
 	const named = head.located === true ? markers.map(chunksOf) : [null];
-	if (named.every((chunks) => chunks !== null)) {
-		const first = head.first ?? 0;
-		const held = [...new Set(named.flat())].filter((chunk) => chunk >= first && chunk < head.chunks).sort((a, b) => a - b);
-		return held.map((chunk) => Records.archiveChunk(scopeKey, chunk));
-	}
+	if (named.every((chunks) => chunks !== null)) return heldChunkKeys(scopeKey, head, named.flat());
 	const byText = ids.some((id) => id.startsWith('~'));
 	return byText || markers.some((marker) => marker !== undefined) ? chunkKeys(scopeKey, head) : [];
 }
