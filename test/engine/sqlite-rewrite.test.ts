@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteAdapter } from '../../src/engine/store/SqliteAdapter';
+import { noise } from '../support/noise';
 
 let directory: string | null = null;
 afterEach(() => {
@@ -20,7 +21,7 @@ async function fileWithFreePages(): Promise<{ adapter: SqliteAdapter; path: stri
 	directory = mkdtempSync(join(tmpdir(), 'memory-rewrite-'));
 	const path = join(directory, 'memory.sqlite');
 	const adapter = new SqliteAdapter(path);
-	const rows = Array.from({ length: 1_200 }, (_, at) => ({ key: `row:${at}`, value: `${at} `.padEnd(16_000, 'lorem ipsum ') }));
+	const rows = Array.from({ length: 1_200 }, (_, at) => ({ key: `row:${at}`, value: `${at} ${noise(16_000)}` }));
 	await adapter.setMany(rows);
 	await adapter.deleteMany(rows.filter((_, at) => at % 2 === 1).map((row) => row.key));
 	return { adapter, path };
@@ -42,7 +43,7 @@ describe('GIVEN an SQLite file with the free pages an erasure leaves', () => {
 		const write = adapter.set('row:new', 'written during the rewrite').then(() => events.push('written'));
 		await Promise.all([rewrite, write]);
 
-		expect(read).toMatch(/^0 lorem/);
+		expect(read).toMatch(/^0 /);
 		expect(events).toEqual(['read', 'rewritten', 'written']);
 		expect(await adapter.get('row:new')).toBe('written during the rewrite');
 		expect(freePages(adapter)).toBe(0);

@@ -10,8 +10,8 @@
  * without discord.js.
  */
 import { RecordStore } from '../../src/engine/records/RecordStore';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { constants, inflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { Archive } from '../../src/engine/archive/Archive';
 import { type MemoryConfig, resolveConfig } from '../../src/engine/config';
@@ -404,14 +404,7 @@ async function* serverSets(store: MemoryStore, namespace: string): AsyncGenerato
  * line: its key, and its members as a JSON array.
  */
 export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<string[]> {
-	if (storeUrl.startsWith('sqlite://')) {
-		const sql = `SELECT key || ' ' || value FROM keyv UNION ALL SELECT key || ' ' || value FROM (${sqliteSetRows(false)})`;
-		const out = execFileSync('sqlite3', ['-readonly', sqlitePath(storeUrl), sql], {
-			encoding: 'utf8',
-			maxBuffer: 512 * 1024 * 1024
-		});
-		return out.split('\n').filter(Boolean);
-	}
+	if (storeUrl.startsWith('sqlite://')) return sqliteTableRows(sqlitePath(storeUrl), false).map(({ key, value }) => `${key} ${value}`);
 	const store = await MemoryStore.open({ storeUrl, namespace });
 	try {
 		const rows: string[] = [];
@@ -437,11 +430,59 @@ export async function rowsHolding(location: StoreLocation, text: string): Promis
 	return (await rawRows(location)).filter((row) => row.includes(text));
 }
 
-/** The files of an SQLite store (the database, its write-ahead log and its shared-memory index) whose bytes hold `text`. */
+/**
+ * The files of an SQLite store (the database, its write-ahead log and its shared-memory index) whose bytes hold `text`: as
+ * it is, or inside a compressed value (see {@link compressedTexts}).
+ */
 export function sqliteFilesHolding(storeUrl: string, text: string): string[] {
 	const path = sqlitePath(storeUrl);
 	const needle = Buffer.from(text, 'utf8');
-	return [path, `${path}-wal`, `${path}-shm`].filter((file) => existsSync(file) && readFileSync(file).includes(needle));
+	return [path, `${path}-wal`, `${path}-shm`].filter((file) => {
+		if (!existsSync(file)) return false;
+		const bytes = readFileSync(file);
+		return bytes.includes(needle) || compressedTexts(bytes).some((decoded) => decoded.includes(needle));
+	});
+}
+
+/** The zlib header the store's compression writes (level 1: `78 01`), where a compressed value begins. */
+const ZLIB_HEADER = Buffer.from([0x78, 0x01]);
+
+/**
+ * What every zlib stream found in `bytes` decodes to, as far as it decodes: the store writes a long value compressed
+ * (src/engine/store/sqliteValues.ts), so deleted text in a stale page or a log frame would not show as it is. A value longer
+ * than the rest of its page continues on an overflow page elsewhere in the file, which is not followed: the part on the
+ * page where it begins is decoded (a thousand bytes at least, some three thousand characters of chat).
+ */
+export function compressedTexts(bytes: Buffer): Buffer[] {
+	const found: Buffer[] = [];
+	for (let at = bytes.indexOf(ZLIB_HEADER); at !== -1; at = bytes.indexOf(ZLIB_HEADER, at + 1)) {
+		const decoded = longestDecoding(bytes.subarray(at, Math.min(bytes.length, at + 65_536)));
+		if (decoded) found.push(decoded);
+	}
+	return found;
+}
+
+/**
+ * What the longest prefix of `stream` that decodes without error decodes to (a stream cut where its page's part ends is
+ * followed by other bytes), or null. Searched by halving: a prefix that decodes has only prefixes that decode.
+ */
+function longestDecoding(stream: Buffer): Buffer | null {
+	const decode = (end: number) => {
+		try {
+			return inflateSync(stream.subarray(0, end), { finishFlush: constants.Z_SYNC_FLUSH });
+		} catch {
+			return null;
+		}
+	};
+	const whole = decode(stream.length);
+	if (whole) return whole;
+	let [good, bad] = [2, stream.length];
+	while (bad - good > 1) {
+		const middle = Math.floor((good + bad) / 2);
+		if (decode(middle)) good = middle;
+		else bad = middle;
+	}
+	return decode(good);
 }
 
 /** The bytes of an SQLite store's files that exist: the database, and with `logs` its write-ahead log and shared-memory index. */
@@ -473,14 +514,18 @@ export function sweepableRows(rows: readonly string[]): string[] {
 
 /** Every stored key and value of an SQLite file, `key` and `value` on two lines (a set's members as a JSON array), read in this process. */
 export function sqliteFileRows(file: string): Promise<string[]> {
+	return Promise.resolve(sqliteTableRows(file, false).map((row) => `${row.key}\n${row.value}`));
+}
+
+/**
+ * Every row of an SQLite file, read on a connection of its own (around any engine): a value the store compressed (a BLOB, a
+ * zlib stream: src/engine/store/sqliteValues.ts) inflated here, and each set as one row of its members.
+ */
+function sqliteTableRows(file: string, setsAsValues: boolean): { key: string; value: string }[] {
 	const db = new Database(file, { readonly: true });
 	try {
-		return Promise.resolve(
-			db
-				.prepare<[], { key: string; value: string }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(false)}`)
-				.all()
-				.map((row) => `${row.key}\n${row.value}`)
-		);
+		const rows = db.prepare<[], { key: string; value: string | Buffer }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(setsAsValues)}`).all();
+		return rows.map(({ key, value }) => ({ key, value: Buffer.isBuffer(value) ? inflateSync(value).toString('utf8') : value }));
 	} finally {
 		db.close();
 	}
@@ -489,14 +534,9 @@ export function sqliteFileRows(file: string): Promise<string[]> {
 /** Raw rows of a store: key (without the namespace) → the serialized value as the adapter holds it; a set's, `{"set":[…members]}`. */
 export type RawRows = Map<string, string>;
 
-/** Every row of an SQLite store file, read with the `sqlite3` command, around any engine. */
+/** Every row of an SQLite store file, read around any engine (see {@link sqliteTableRows}). */
 export function sqliteRows(storeUrl: string, namespace = 'memory'): RawRows {
-	const sql = `SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(true)}`;
-	const out = execFileSync('sqlite3', ['-readonly', '-json', sqlitePath(storeUrl), sql], {
-		encoding: 'utf8',
-		maxBuffer: 512 * 1024 * 1024
-	});
-	const rows = out.trim() ? (JSON.parse(out) as { key: string; value: string }[]) : [];
+	const rows = sqliteTableRows(sqlitePath(storeUrl), true);
 	return new Map(rows.map(({ key, value }) => [key.startsWith(`${namespace}:`) ? key.slice(namespace.length + 1) : key, value]));
 }
 

@@ -3,6 +3,7 @@ import type { CompareAndSet } from './compareAndSet';
 import { KeyvSqliteSets } from './KeyvSqliteSets';
 import type { SqliteSynchronous } from './SqliteAdapter';
 import { createSetsTable } from './SqliteSets';
+import { valueText } from './sqliteValues';
 
 type Query = (sql: string, ...parameters: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -11,13 +12,15 @@ type Query = (sql: string, ...parameters: unknown[]) => Promise<Record<string, u
  * SQLite store offers: the same file settings (WAL, `synchronous`, `secure_delete`), a batch written in one statement,
  * the {@link CompareAndSet} of shared keys, the sets (KeyvSqliteSets), and the checkpoint and rewrite that forgetting asks
  * of the file. The file is the same as SqliteAdapter's (tables `keyv` and `keyv_sets`), so a store moves between the two
- * drivers as it is.
+ * drivers as it is: rows the engine's driver stored compressed (sqliteValues.ts) are read as text; this one writes text.
  *
  * Its calls run one at a time: the binding would otherwise run them side by side on one connection, where a `VACUUM`
  * fails while another statement is open and a pragma may land after the first write.
  */
 export class KeyvSqliteAdapter extends KeyvSqlite {
 	public readonly sets: KeyvSqliteSets;
+	/** A statement of the chain whose rows come back as stored: a compressed value as its BLOB. */
+	private readonly runRaw: Query;
 
 	private constructor(path: string, busyTimeoutMs: number) {
 		super({ uri: `sqlite://${path}`, busyTimeout: busyTimeoutMs });
@@ -28,7 +31,8 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 			last = next.catch(() => undefined);
 			return next;
 		};
-		this.query = ((sql: string, ...parameters: unknown[]) => serial(() => query(sql, ...parameters))) as never;
+		this.runRaw = (sql, ...parameters) => serial(() => query(sql, ...parameters));
+		this.query = (async (sql: string, ...parameters: unknown[]) => textRows(await this.runRaw(sql, ...parameters))) as never;
 		// One call of the chain: no other statement of the connection lands inside the transaction, or is rolled back with it.
 		const transaction = (statements: readonly [string, ...unknown[]][]) =>
 			serial(async () => {
@@ -54,16 +58,21 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 		);
 	}
 
-	/** See {@link CompareAndSet}: one statement, which SQLite applies alone across every process sharing the file. */
+	/**
+	 * See {@link CompareAndSet}: one statement, which SQLite applies alone across every process sharing the file. A row the
+	 * engine's driver compressed is compared as its text: read as stored, then changed only if it is still those bytes.
+	 */
 	public readonly compareAndSet: CompareAndSet = async (key, expected, next) => {
 		const { table } = this;
 		if (expected === undefined && next === undefined) return (await this.run(`SELECT 1 FROM ${table} WHERE key = ?`, key)).length === 0;
+		if (expected === undefined)
+			return (await this.run(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING RETURNING key`, key, next)).length === 1;
+		const [row] = await this.runRaw(`SELECT value FROM ${table} WHERE key = ?`, key);
+		if (!row || valueText(row.value) !== expected) return false;
 		const rows =
-			expected === undefined
-				? await this.run(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING RETURNING key`, key, next)
-				: next === undefined
-					? await this.run(`DELETE FROM ${table} WHERE key = ? AND value = ? RETURNING key`, key, expected)
-					: await this.run(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`, next, key, expected);
+			next === undefined
+				? await this.run(`DELETE FROM ${table} WHERE key = ? AND value = ? RETURNING key`, key, row.value)
+				: await this.run(`UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`, next, key, row.value);
 		return rows.length === 1;
 	};
 
@@ -101,4 +110,10 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 		await adapter.run(createSetsTable(adapter.table));
 		return adapter;
 	}
+}
+
+/** Rows with each `value` as text, a compressed one inflated (see sqliteValues.ts). */
+function textRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+	for (const row of rows) if ('value' in row && Buffer.isBuffer(row.value)) row.value = valueText(row.value);
+	return rows;
 }

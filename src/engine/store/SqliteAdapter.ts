@@ -7,6 +7,7 @@ import { LogCopies } from './LogCopies';
 import { rewriteInWorker } from './rewriteInWorker';
 import { SqliteSets } from './SqliteSets';
 import { likeEscape, prepareStatements, type SqliteStatements } from './SqliteStatements';
+import { storedValue, valueText } from './sqliteValues';
 
 /** SQLite's `synchronous` setting in WAL mode, as `MEMORY_SQLITE_SYNCHRONOUS` names it. */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -98,7 +99,7 @@ export class SqliteAdapter extends EventEmitter {
 		);
 		this.sets = new SqliteSets(this.db, table, this.groupCommit, {
 			write: (rows) => {
-				for (const { key, value } of rows) this.statements.set.run(key, value);
+				for (const { key, value } of rows) this.statements.set.run(key, storedValue(value));
 			},
 			landed: (rows) => {
 				for (const { key, value } of rows) this.cache.written(key, value);
@@ -115,7 +116,7 @@ export class SqliteAdapter extends EventEmitter {
 		const cached = this.cache.getMany(keys);
 		const missing = keys.filter((_, index) => cached[index] === undefined);
 		if (missing.length === 0) return cached.map((value) => (value === ABSENT ? undefined : value));
-		const rows = new Map(this.statements.getMany.all(JSON.stringify(missing)).map((row) => [row.key, row.value]));
+		const rows = new Map(this.statements.getMany.all(JSON.stringify(missing)).map((row) => [row.key, valueText(row.value)]));
 		// A read of many rows at once (an erasure's or an export's every chunk) is not kept: no reply reads them again soon,
 		// and they would push out the crude windows that the next turn and context read.
 		if (missing.length <= MAX_KEPT_READ) for (const key of missing) this.cache.read(key, rows.get(key));
@@ -133,7 +134,7 @@ export class SqliteAdapter extends EventEmitter {
 	public async setMany(entries: { key: string; value: string }[]): Promise<void> {
 		await this.groupCommit.enqueue(
 			() => {
-				for (const { key, value } of entries) this.statements.set.run(key, value);
+				for (const { key, value } of entries) this.statements.set.run(key, storedValue(value));
 			},
 			() => {
 				for (const { key, value } of entries) this.cache.written(key, value);
@@ -164,7 +165,8 @@ export class SqliteAdapter extends EventEmitter {
 
 	public async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
 		// Read whole first: a write while better-sqlite3 iterates would fail.
-		for (const { key, value } of this.statements.iterate.all(namespace ? `${likeEscape(namespace)}:%` : '%')) yield [key, value];
+		const rows = this.statements.iterate.all(namespace ? `${likeEscape(namespace)}:%` : '%');
+		for (const { key, value } of rows) yield [key, valueText(value)!];
 	}
 
 	/** See {@link CompareAndSet}: one statement inside the write transaction, which SQLite runs alone across every process. */
@@ -278,9 +280,9 @@ export class SqliteAdapter extends EventEmitter {
 
 	private writeIf({ key, expected, next }: ConditionalWrite): boolean {
 		if (expected === undefined)
-			return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, next).changes === 1;
+			return next === undefined ? !this.statements.get.get(key) : this.statements.insertNew.run(key, storedValue(next)).changes === 1;
 		if (next === undefined) return this.statements.deleteIf.run(key, expected).changes === 1;
-		return this.statements.replaceIf.run(next, key, expected).changes === 1;
+		return this.statements.replaceIf.run(storedValue(next), key, expected).changes === 1;
 	}
 }
 /* eslint-enable @typescript-eslint/require-await */
