@@ -149,7 +149,10 @@ describe('GIVEN the tests’ scan of an SQLite file’s raw bytes', () => {
 		await adapter.checkpoint();
 		for (const file of [path, `${path}-wal`]) {
 			const bytes = readFileSync(file);
-			expect(runs.filter((run) => bytes.includes(run)), file).toEqual([]);
+			expect(
+				runs.filter((run) => bytes.includes(run)),
+				file
+			).toEqual([]);
 		}
 		expect(sqliteFilesHolding(`sqlite://${path}`, 'quillwort')).toEqual([]);
 		expect(sqliteFilesHolding(`sqlite://${path}`, 'marshmallow')).toEqual([path]);

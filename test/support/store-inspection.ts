@@ -524,7 +524,9 @@ export function sqliteFileRows(file: string): Promise<string[]> {
 function sqliteTableRows(file: string, setsAsValues: boolean): { key: string; value: string }[] {
 	const db = new Database(file, { readonly: true });
 	try {
-		const rows = db.prepare<[], { key: string; value: string | Buffer }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(setsAsValues)}`).all();
+		const rows = db
+			.prepare<[], { key: string; value: string | Buffer }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(setsAsValues)}`)
+			.all();
 		return rows.map(({ key, value }) => ({ key, value: Buffer.isBuffer(value) ? inflateSync(value).toString('utf8') : value }));
 	} finally {
 		db.close();

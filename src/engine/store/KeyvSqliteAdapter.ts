@@ -66,7 +66,9 @@ export class KeyvSqliteAdapter extends KeyvSqlite {
 		const { table } = this;
 		if (expected === undefined && next === undefined) return (await this.run(`SELECT 1 FROM ${table} WHERE key = ?`, key)).length === 0;
 		if (expected === undefined)
-			return (await this.run(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING RETURNING key`, key, next)).length === 1;
+			return (
+				(await this.run(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING RETURNING key`, key, next)).length === 1
+			);
 		const [row] = await this.runRaw(`SELECT value FROM ${table} WHERE key = ?`, key);
 		if (!row || valueText(row.value) !== expected) return false;
 		const rows =
