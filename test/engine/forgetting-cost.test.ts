@@ -8,6 +8,8 @@ import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { MemoryEngine, type MemoryTurn } from '../../src';
 import { TestClock } from '../support/backends';
+import { isArchiveMarkerKey } from '../support/store-inspection';
+import { Keys, scopeTag } from '../../src/engine/store/keys';
 import { ask, CHANNEL, GUILD, MAYA, said, snowflake, THEO } from '../support/turns';
 
 const MINUTE = 60_000;
@@ -112,7 +114,7 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 		const { map, clock, engine } = await openOnMap();
 		try {
 			const mine = await busyChannel(engine, clock, 40);
-			const markerKey = [...map.keys()].find((key) => key.endsWith(`:seen:${mine[1]!}`))!;
+			const markerKey = [...map.keys()].find((key) => isArchiveMarkerKey(key) && key.endsWith(`:${mine[1]!}`))!;
 			const row = JSON.parse(map.get(markerKey) as string) as { value: { d: unknown } };
 			row.value.d = { c: 0, r: 5 };
 			map.set(markerKey, JSON.stringify(row));
@@ -171,6 +173,55 @@ describe('GIVEN a channel of some 2,000 messages (about 35 chunks) where Maya sp
 			});
 			await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [question.messageId!], kind: 'deleted' });
 			expect(rawText(map)).not.toContain('LOCKER-5521');
+		} finally {
+			await engine.close();
+		}
+	});
+});
+
+/** Moves every tagged marker of the map to its untagged key, as an archive written before tags holds them. */
+function untagMarkers(map: Map<string, unknown>): number {
+	const scopeOfTag = new Map<string, string>();
+	for (const key of map.keys()) {
+		const scopeKey = /^keyv:archive:(.+):head$/.exec(key)?.[1];
+		if (scopeKey) scopeOfTag.set(scopeTag(scopeKey), scopeKey);
+	}
+	let moved = 0;
+	for (const [key, value] of [...map.entries()]) {
+		const tagged = /^keyv:seen:([\w-]{16}):(.+)$/.exec(key);
+		if (!tagged) continue;
+		map.delete(key);
+		map.set(`keyv:${Keys.archiveMarkerUntagged(scopeOfTag.get(tagged[1]!)!, tagged[2]!)}`, value);
+		moved++;
+	}
+	return moved;
+}
+
+describe('GIVEN a channel whose archive keeps its markers untagged, as archives written before tags do', () => {
+	it('WHEN a turn repeats its messages, one is deleted, then all expire THEN none is archived twice and no marker is left', async () => {
+		const { map, clock, engine } = await openOnMap();
+		try {
+			const mine = await busyChannel(engine, clock, 40);
+			const last = busyTurn(clock, THEO, 'theo talk 40', 40);
+			await engine.recordTurn(last);
+			expect(untagMarkers(map)).toBeGreaterThan(800);
+			const counts = () =>
+				[...map.entries()]
+					.filter(([key]) => key.endsWith(':head'))
+					.map(([, value]) => (JSON.parse(value as string) as { value: { d: { count: number } } }).value.d.count);
+			const before = counts();
+			// The same turn again: every message of it is archived already, under untagged markers.
+			await engine.recordTurn(last);
+			expect(counts()).toEqual(before);
+			map.reset();
+			const result = await engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [mine[2]!], kind: 'deleted' });
+			// Found by its untagged marker: her message and Sol's reply, in the one chunk that holds both.
+			expect(result.archivedMessagesRemoved).toBe(2);
+			expect(map.chunkReads).toBeLessThanOrEqual(2);
+			expect(rawText(map)).not.toContain('KESTREL25');
+			clock.advance(40 * 24 * 3_600_000);
+			await engine.sweep();
+			expect([...map.keys()].filter(isArchiveMarkerKey)).toEqual([]);
 		} finally {
 			await engine.close();
 		}

@@ -353,8 +353,11 @@ export function isAuthorIndexKey(key: string): boolean {
 
 /** Whether a stored key is an archive's marker of an archived message. */
 export function isArchiveMarkerKey(key: string): boolean {
-	return key.includes(':seen:');
+	return MARKER_KEY.test(key);
 }
+
+/** A marker's key, with or without the namespace: `seen:<tag>:<id>`, or `archive:<scope>:seen:<id>` untagged. */
+const MARKER_KEY = /(^|:)seen:/;
 
 /** Whether a key (without the namespace) is a short-term entry. */
 export function isShortTermKey(key: string): boolean {
@@ -363,7 +366,9 @@ export function isShortTermKey(key: string): boolean {
 
 /** Whether a raw row holds a marker of the message `messageId`, in any archive. */
 export function holdsMarkerOf(messageId: string): (row: string) => boolean {
-	return (row) => row.includes(`:seen:${messageId}`);
+	const escaped = messageId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const key = new RegExp(`(^|:)seen:(?:[\\w-]{16}:)?${escaped}(?=\\s|$)`);
+	return (row) => key.test(row);
 }
 
 /** The kind of a stored key, as the sweep's log counts rows: `archive <part>` for an archive's keys, else its first two parts. */

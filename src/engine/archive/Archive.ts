@@ -8,6 +8,7 @@ import { ReplyCalls } from '../ReplyCalls';
 import type { ScopeIndex } from './ScopeIndex';
 import type { RecordStore, RecordWrite } from '../records/RecordStore';
 import { appendedMarkers, authorChunks, blocksArchiving, relatedMarkerIds } from './locations';
+import { markerKeysToRead, markersRead } from './markerKeys';
 import { type ArchiveHead, type StoredMessage } from '../schemas';
 
 /** Messages per stored chunk: an append rewrites one chunk at most, whatever the archive's size. */
@@ -131,7 +132,7 @@ export class Archive {
 	 */
 	public keysToRead(scopeKey: string, messages: readonly StoredMessage[], now: number): RecordKey<unknown>[] {
 		const unique = this.candidates(messages, now);
-		return unique.length === 0 ? [] : [Records.archiveHead(scopeKey), ...markerIds(unique).map((id) => Records.archiveMarker(scopeKey, id))];
+		return unique.length === 0 ? [] : [Records.archiveHead(scopeKey), ...markerKeysToRead(scopeKey, markerIds(unique))];
 	}
 
 	/**
@@ -161,9 +162,10 @@ export class Archive {
 
 		const headKey = Records.archiveHead(scopeKey);
 		const ids = markerIds(unique);
-		const values = read ?? (await this.store.getMany<unknown>([headKey, ...ids.map((id) => Records.archiveMarker(scopeKey, id))]));
+		const values = read ?? (await this.store.getMany<unknown>([headKey, ...markerKeysToRead(scopeKey, ids)]));
 		// A new head's epoch is the time, not 0, so it never matches an index cached from a deleted archive; it is located from its start.
-		const [head = { chunks: 0, count: 0, epoch: now, located: true }, ...markers] = values as [ArchiveHead | undefined, ...unknown[]];
+		const [head = { chunks: 0, count: 0, epoch: now, located: true }, ...markerValues] = values as [ArchiveHead | undefined, ...unknown[]];
+		const markers = markersRead(markerValues, ids.length);
 		const stored = new Map(ids.map((id, index) => [id, markers[index]]));
 		// A message an edit took out is archived again, with its new text (see ArchiveMarker).
 		const fresh = unique.filter((message) => !blocksArchiving(stored.get(message.id)) && !leaveOut?.(message));

@@ -1,6 +1,7 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { type RecordKey, Records, type SetKey } from '../records/Records';
 import { authorChunks } from './locations';
+import { markerKeysToDelete } from './markerKeys';
 import { type Archive, chunkKeys } from './Archive';
 
 /** Keys per delete call: one call of a few thousand keys is one statement on every backend (SQLite's json_each, PostgreSQL's `ANY`, Redis' `DEL`). */
@@ -37,12 +38,7 @@ export async function deleteArchives(archive: Archive, scopeKeys: readonly strin
 		const messages = chunks.slice(at, (at += keys.length)).flatMap((chunk) => chunk ?? []);
 		const tombstones = headsAndTombstones[index * 2 + 1] as Tombstones | undefined;
 		const ids = [...messages.map((message) => message.id), ...Object.keys(tombstones ?? {})];
-		doomed.push(
-			...keys,
-			...ids.map((id) => Records.archiveMarker(scopeKey, id)),
-			Records.archiveTombstones(scopeKey),
-			Records.archiveHead(scopeKey)
-		);
+		doomed.push(...keys, ...markerKeysToDelete(scopeKey, ids), Records.archiveTombstones(scopeKey), Records.archiveHead(scopeKey));
 		// Every author whose words it holds has a chunk set there (a located archive's; nothing to delete otherwise).
 		sets.push(...authorChunks(scopeKey, messages, () => 0).map(({ key }) => key));
 		held.push(messages);

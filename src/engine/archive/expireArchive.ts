@@ -1,6 +1,7 @@
 import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import { authorsGoneFrom } from './locations';
+import { markerKeysToDelete } from './markerKeys';
 import type { Archive } from './Archive';
 
 /** What {@link expireArchive} deleted. */
@@ -42,7 +43,13 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 				expiry.floor = Math.min(...chunk.map((message) => message.ts));
 				break scan;
 			}
-			doomed.push(keys[index]!, ...(chunk ?? []).map((message) => Records.archiveMarker(scopeKey, message.id)));
+			doomed.push(
+				keys[index]!,
+				...markerKeysToDelete(
+					scopeKey,
+					(chunk ?? []).map((message) => message.id)
+				)
+			);
 			setRemoves.push(...authorsGoneFrom(scopeKey, first, chunk ?? [], []));
 			for (const message of chunk ?? [])
 				if (message.role === 'user' && message.authorId) expiry.authors[message.authorId] = (expiry.authors[message.authorId] ?? 0) + 1;
@@ -55,7 +62,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	const left: Tombstones = {};
 	for (const [id, ts] of Object.entries(tombstones ?? {})) {
 		if (ts >= before) left[id] = ts;
-		else doomed.push(Records.archiveMarker(scopeKey, id));
+		else doomed.push(...markerKeysToDelete(scopeKey, [id]));
 	}
 	const buried = Object.keys(tombstones ?? {}).length - Object.keys(left).length;
 	expiry.markers += buried;

@@ -4,6 +4,7 @@ import { type RecordKey, type RecordSetChange, Records } from '../records/Record
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys, heldChunkKeys } from './Archive';
 import { authorsGoneFrom, chunkNumber, chunksOf, editedAway, editedAwayFrom } from './locations';
+import { markerKeysToRead, markersRead } from './markerKeys';
 
 /** How to change some messages of an archive: by id, what each becomes. */
 export interface ArchiveRevision {
@@ -67,12 +68,13 @@ export async function reviseArchives(
 		ids: [...revision.deleted, ...revision.dropped, ...revision.texts.keys()]
 	}));
 	const read = await store.getMany<unknown>(
-		planned.flatMap(({ scopeKey, ids }) => [Records.archiveHead(scopeKey), ...ids.map((id) => Records.archiveMarker(scopeKey, id))])
+		planned.flatMap(({ scopeKey, ids }) => [Records.archiveHead(scopeKey), ...markerKeysToRead(scopeKey, ids)])
 	);
 	const results = new Map<string, RevisedArchive>();
 	let at = 0;
 	const touched = planned.flatMap((plan) => {
-		const [head, ...markers] = read.slice(at, (at += 1 + plan.ids.length)) as [ArchiveHead | undefined, ...unknown[]];
+		const [head, ...markerValues] = read.slice(at, (at += 1 + 2 * plan.ids.length)) as [ArchiveHead | undefined, ...unknown[]];
+		const markers = markersRead(markerValues, plan.ids.length);
 		if (!head) return [];
 		const keys = chunksToRead(plan.scopeKey, head, plan.ids, markers);
 		const buries = plan.ids.some((id, index) => editedAway(markers[index]) && plan.revision.deleted.has(id));

@@ -69,6 +69,7 @@ export const Records = {
 	archiveHead: (scopeKey: string) => typed<ArchiveHead>(Keys.archiveHead(scopeKey)),
 	archiveChunk: (scopeKey: string, chunk: number) => typed<StoredMessage[]>(Keys.archiveChunk(scopeKey, chunk)),
 	archiveMarker: (scopeKey: string, messageId: string) => typed<ArchiveMarkerValue>(Keys.archiveMarker(scopeKey, messageId)),
+	archiveMarkerUntagged: (scopeKey: string, messageId: string) => typed<ArchiveMarkerValue>(Keys.archiveMarkerUntagged(scopeKey, messageId)),
 	archiveTombstones: (scopeKey: string) => typed<Tombstones>(Keys.archiveTombstones(scopeKey)),
 	/** The live scopes of one channel that have an archive; `serverId` is `DM` in DMs. */
 	channelArchives: (serverId: string, channelId: string) => typed<ChannelArchiveListings>(Keys.channelArchives(serverId, channelId)),

@@ -48,9 +48,10 @@ const PREFIXES: [string, KeyKind][] = [
 
 /** Which kind of key `key` (without the namespace) is. */
 export function keyKind(key: string): KeyKind {
+	if (key.startsWith('seen:')) return 'archiveMarkers';
 	if (key.startsWith('archive:')) {
 		// Ids never hold ":", so the scope key inside cannot hold these parts.
-		if (key.includes(':seen:')) return 'archiveMarkers';
+		if (key.includes(':seen:')) return 'archiveMarkers'; // untagged (see Keys.archiveMarkerUntagged)
 		if (/:by:[^:]+$/.test(key)) return 'archiveAuthorChunks';
 		if (/:chunk:\d+$/.test(key)) return 'archiveChunks';
 		if (key.endsWith(':head')) return 'archiveHeads';

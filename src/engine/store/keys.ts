@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DM_SERVER_ID } from '../schemas/primitives';
 
 export { DM_SERVER_ID };
@@ -29,8 +30,13 @@ export const Keys = {
 	/** Head of a scope's archive: how many chunks it has. */
 	archiveHead: (scopeKey: string) => `archive:${scopeKey}:head`,
 	archiveChunk: (scopeKey: string, chunk: number) => `archive:${scopeKey}:chunk:${chunk}`,
-	/** Marks one message as archived, so that re-recording a turn stores nothing twice. */
-	archiveMarker: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`,
+	/**
+	 * Marks one message as archived, so that re-recording a turn stores nothing twice, and says where it is: `seen:<tag>:<id>`,
+	 * the tag standing for the scope key (see {@link scopeTag}), since an archive has a marker per message.
+	 */
+	archiveMarker: (scopeKey: string, messageId: string) => `seen:${scopeTag(scopeKey)}:${messageId}`,
+	/** The marker's key in archives written before markers were keyed by tag; still read, and deleted with the archive. */
+	archiveMarkerUntagged: (scopeKey: string, messageId: string) => `archive:${scopeKey}:seen:${messageId}`,
 	/**
 	 * The chunks of a located archive holding one member's words (their messages, and the persona's replies to them): a set,
 	 * so that erasing them reads those chunks alone.
@@ -58,6 +64,15 @@ export const Keys = {
 	/** Which process swept last, and when, so shard processes take turns. */
 	sweepLease: () => 'sweep:lease'
 } as const;
+
+/**
+ * 16 characters (96 bits) of the scope key's SHA-256: an archive's marker keys name their scope by it, some 50 characters
+ * shorter each than the scope key, which on SQLite is 7 MiB per 100,000 archived messages. Two scopes sharing a tag
+ * would share the markers of a message both archive; at 96 bits that takes some 10^14 scopes.
+ */
+export function scopeTag(scopeKey: string): string {
+	return createHash('sha256').update(scopeKey).digest('base64url').slice(0, 16);
+}
 
 /** What a short-term scope key names. Ids never hold ":", so the key splits unambiguously. */
 export interface ScopeKeyParts {
