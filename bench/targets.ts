@@ -57,6 +57,13 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 		{ name: `recordTurn p50 ratio${span}`, value: growth?.recordTurn.p50 ?? null, limit: 1.5, kind: 'max', show: times },
 		{ name: `buildContext p50 ratio${span}`, value: growth?.buildContext.p50 ?? null, limit: 3, kind: 'max', show: times },
 		{
+			name: 'SQLite store per 100,000 messages of chat (scale store)',
+			value: results.scale?.storage.bytesPer100kMessages ?? null,
+			limit: 40 * 2 ** 20,
+			kind: 'max',
+			show: mib
+		},
+		{
 			name: 'hostile input: recordTurn p99, worst kind',
 			value: worst((row) => row.recordTurn.p99),
 			limit: 10,

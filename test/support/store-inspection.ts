@@ -3,7 +3,7 @@
  * MemoryEngine's public API (and the plugin through a real client); a test that must look at what the
  * store holds, or damage it, names the thing it looks at here (a conversation's short-term entry, the
  * archive of a scope, a member's author index, a directory, settings, long-term memory, a registry
- * bucket) and never a key. The raw rows (the SQLite file through the `sqlite3` command, a server's
+ * bucket) and never a key. The raw rows (the SQLite file on a connection of its own, a server's
  * through keyv's iterator) and the whole-store checks (`checkStore`, `readThroughEngine`) live here too.
  *
  * The engine's own modules only, never the package root: shard and crash child processes load this
@@ -404,8 +404,8 @@ async function* serverSets(store: MemoryStore, namespace: string): AsyncGenerato
 }
 
 /**
- * Every key and value the store holds, one `key value` line each, read around the engine: with the
- * `sqlite3` command on an SQLite file, through a fresh MemoryStore on Redis and PostgreSQL. A set is one
+ * Every key and value the store holds, one `key value` line each, read around the engine: on a connection
+ * of its own on an SQLite file, through a fresh MemoryStore on Redis and PostgreSQL. A set is one
  * line: its key, and its members as a JSON array.
  */
 export async function rawRows({ storeUrl, namespace }: StoreLocation): Promise<string[]> {
