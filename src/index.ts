@@ -44,6 +44,8 @@ export {
 	type ClearAllResult,
 	type MessagesChange,
 	type MessagesChangeResult,
+	type ForgetMessageRequest,
+	type ForgetMessageResult,
 	type UserExport,
 	type ExportedEntry,
 	type ExportedMessage,

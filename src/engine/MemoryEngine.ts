@@ -11,6 +11,7 @@ import { checkEngineOptions, type MemoryEngineOptions } from './MemoryEngineOpti
 import type { StoreInventory } from './records/inventory';
 import type { ResealResult } from './records/RecordStore';
 import type { ClearAllResult, ClearShortTermResult, ContextRequest, MemoryContext, MemoryStatus, MemoryTurn } from './schemas';
+import type { ForgetMessageRequest, ForgetMessageResult } from './schemas';
 import type { MessagesChange, MessagesChangeResult, ProfilePatch, RecordTurnResult, ServerSettings, ServerSettingsPatch } from './schemas';
 import type { StatusLocation, SummaryTarget, TopicListing, TopicNote, UserExport, UserProfile, UserSettings, UserSettingsPatch } from './schemas';
 import type { MemoryCounters } from './stats/EngineStats';
@@ -115,6 +116,14 @@ export class MemoryEngine {
 	/** Messages edited or deleted on Discord: a deleted one leaves every copy and is never captured again; an edited one keeps its new text. */
 	public async messagesChanged(change: MessagesChange): Promise<MessagesChangeResult> {
 		return this.open().erasures.messagesChanged(change);
+	}
+
+	/**
+	 * Forget this message: a member's own message, a persona's reply to them, or (as a moderator) anyone's leaves every copy
+	 * and is never captured again, as if deleted on Discord, while it stays there. Refused, with why, for anyone else's.
+	 */
+	public async forgetMessage(request: ForgetMessageRequest): Promise<ForgetMessageResult> {
+		return this.open().erasures.forgetMessage(request);
 	}
 
 	/** Resolves once the background summarizer has nothing running or queued to run now (scripts, tests). */

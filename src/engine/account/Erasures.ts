@@ -4,6 +4,9 @@ import {
 	assertId,
 	type ClearAllResult,
 	type ClearShortTermResult,
+	type ForgetMessageRequest,
+	type ForgetMessageResult,
+	ForgetMessageSchema,
 	type MessagesChange,
 	MessagesChangeSchema,
 	type MessagesChangeResult,
@@ -25,6 +28,7 @@ import type { AccountParts } from './AccountParts';
 import { clearAll, clearShortTerm, forgetMemberIn } from './erasure';
 import { eraseLongTerm } from './longTerm';
 import { updateProfile } from './profile';
+import { forgetting, NOTHING_CHANGED } from './forgetMessage';
 import { forgetTopic } from './topics';
 
 /** What erasures work with: the account's parts, the background summarizer, and what an SQLite file needs after. */
@@ -114,6 +118,22 @@ export class Erasures {
 		const result = await messagesChanged(account.ledger, summarizer, summarizerCounters, parsed, now);
 		await this.forgotten('deletion');
 		return result;
+	}
+
+	/**
+	 * One message a member asks memory to forget (Forget this message): checked against who wrote it (see forgetMessage.ts),
+	 * then forgotten as a message deleted on Discord is ({@link messagesChanged}), while it stays on Discord.
+	 */
+	public async forgetMessage(request: ForgetMessageRequest): Promise<ForgetMessageResult> {
+		const parsed = parseInput(ForgetMessageSchema, request, 'message to forget');
+		const { serverId, channelId, messageId, userId } = parsed;
+		const stored = await this.parts.account.ledger.findMessage({ serverId, channelId, userId }, messageId);
+		const writtenBy = stored ? (stored.role === 'persona' ? 'persona' : 'member') : undefined;
+		const refused = forgetting(stored, parsed);
+		if (refused) return { outcome: refused, writtenBy, changes: NOTHING_CHANGED };
+		const inDm = serverId === null ? { userId } : {};
+		const changes = await this.messagesChanged({ serverId, channelId, ...inDm, messageIds: [messageId], kind: 'deleted' });
+		return { outcome: 'forgotten', writtenBy, changes };
 	}
 
 	/** The store sealed again with the current key: afterwards no page of an SQLite file keeps a value as it was. */

@@ -12,6 +12,7 @@ import { forgetChannel } from './forgetChannel';
 import { forgetServer, type ServerPurge } from './forgetServer';
 import { ForgottenReplies, forgottenIds, forgottenUntil, isForgotten, markForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
+import { findMessage, type MessagePlace } from './findMessage';
 import type { LedgerParts } from './LedgerParts';
 import type { ScopeDirectory } from './ScopeDirectory';
 import { forgetMember, type MemberErasure, type MemberForgetting } from './forgetMember';
@@ -177,6 +178,11 @@ export class MessageLedger {
 	/** Messages of one channel edited or deleted on Discord, in every copy (see {@link changeMessages}). */
 	public changeMessages(change: MessagesChange, now: number): Promise<ChangedMessages> {
 		return changeMessages(this.parts, [change], now);
+	}
+
+	/** The copy memory keeps of one message of a channel, or null (see findMessage.ts): nothing is written. */
+	public findMessage(place: MessagePlace, messageId: string): Promise<StoredMessage | null> {
+		return findMessage(this.parts, place, messageId);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import { voicesOf } from '../privacy/voices';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
+import { channelEntries } from './channelEntries';
 import { replaceEntries } from './replaceEntry';
 import { reviseEntry } from './stripEntry';
 
@@ -142,40 +143,6 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 		await replaceEntries(parts, replaced, now);
 	});
 	return changed;
-}
-
-/**
- * The short-term entries of each change's channel, in one read: in a guild, every persona's server scope and every
- * member's user scope there; in a DM, the member's user scopes of that DM channel.
- */
-async function channelEntries(
-	parts: LedgerParts,
-	changes: readonly MessagesChange[],
-	listedArchives: readonly (ChannelArchiveListings | undefined)[]
-): Promise<string[][]> {
-	// A DM's member: as the host named them, or as the DM's archives name them (`shortterm:user:<userId>:…`).
-	const directories = changes.map((change, index) =>
-		change.serverId === null
-			? (change.userId
-					? [change.userId]
-					: [...new Set(Object.keys(listedArchives[index] ?? {}).flatMap((key) => parseScopeKey(key)?.ownerId ?? []))]
-				).map((userId) => Records.userDirectory(userId))
-			: [Records.serverDirectory(change.serverId), Records.channelDirectory(change.serverId, change.channelId)]
-	);
-	const read = await parts.store.getMany<Listings>(directories.flat());
-	let at = 0;
-	return changes.map((change, index) => {
-		const listings = read.slice(at, (at += directories[index]!.length)).flatMap((listed) => Object.values(listed ?? {}));
-		const found =
-			change.serverId === null
-				? listings.filter((listing) => listing.serverId === DM_SERVER_ID && listing.channelId === change.channelId)
-				: listings.filter(
-						(listing) =>
-							(listing.scope === 'server' && listing.channelId === change.channelId) ||
-							(listing.scope === 'user' && listing.serverId === change.serverId && listing.channelId === change.channelId)
-					);
-		return [...new Set(found.map((listing) => listing.key))];
-	});
 }
 
 /**

@@ -80,6 +80,43 @@ export const MessagesChangeSchema = z.object({
 /** Messages edited or deleted on Discord, as `messagesChanged` takes them. */
 export type MessagesChange = z.input<typeof MessagesChangeSchema>;
 
+/**
+ * One message a member asks memory to forget (`memory.forgetMessage`, the Forget this message command): it leaves every
+ * copy and is never captured again, as a message deleted on Discord, while it stays on Discord.
+ */
+export const ForgetMessageSchema = z.object({
+	/** `null` in a DM. */
+	serverId: ServerIdSchema.nullable(),
+	channelId: IdSchema,
+	messageId: MessageIdSchema,
+	/** The member who asks. */
+	userId: IdSchema,
+	/**
+	 * Who wrote the message, as Discord says: a member's own message that memory does not hold (yet) is then forgotten all
+	 * the same, so that no later turn stores it. Without it, such a message is answered `not-stored`.
+	 */
+	authorId: IdSchema.optional(),
+	/** Whether the member may manage messages in that channel (Manage Messages): then anyone's message may be forgotten. */
+	moderator: z.boolean().optional()
+});
+
+/** One message a member asks memory to forget, as `forgetMessage` takes it. */
+export type ForgetMessageRequest = z.input<typeof ForgetMessageSchema>;
+
+/** What `forgetMessage` did. */
+export interface ForgetMessageResult {
+	/**
+	 * `forgotten`: the message left every copy and is on the channel's forgotten list; `not-yours`: memory holds it, but
+	 * neither the member wrote it nor is it a persona's reply to them (and they are no moderator there); `not-stored`:
+	 * memory holds no copy and nothing says the member wrote it.
+	 */
+	outcome: 'forgotten' | 'not-yours' | 'not-stored';
+	/** Who wrote it, when memory held it: a member, or a persona. */
+	writtenBy?: 'member' | 'persona';
+	/** What was taken out, as for a deletion on Discord (all zero unless `forgotten`). */
+	changes: MessagesChangeResult;
+}
+
 /** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */
 export type StorageKind = 'sqlite' | 'redis' | 'postgres' | 'custom';
 
