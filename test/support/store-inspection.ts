@@ -39,7 +39,7 @@ import { ArchiveMarker } from '../../src/engine/schemas';
 import { sqlitePath } from '../../src/engine/store/backends';
 import { SCHEMA_VERSION } from '../../src/engine/store/envelope';
 import { fnv1a } from '../../src/engine/format/fnv1a';
-import { DM_SERVER_ID, Keys, parseScopeKey } from '../../src/engine/store/keys';
+import { DM_SERVER_ID, Keys, parseScopeKey, scopeTag } from '../../src/engine/store/keys';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { OLD_REGISTRY_BUCKETS, Registry, type RegistryKind } from '../../src/engine/records/Registry';
 import { isSetAdapter } from '../../src/engine/store/sets';
@@ -599,6 +599,7 @@ export function decodeRows(rows: RawRows, now = Date.now()): DecodedStore {
 	return { values, sets, problems };
 }
 
+const TAGGED_MARKER_KEY = /^seen:([\w-]{16}):(.+)$/;
 const ARCHIVE_KEY = /^archive:(shortterm:(?:user|server):[^:]+:[^:]+(?::[^:]+)?):(head|tombstones|chunk:(\d+)|seen:(.+))$/;
 
 interface ArchiveKeys {
@@ -635,7 +636,14 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 		registered.set(kind, new Set([...(store.sets.get(key) ?? []), ...Object.keys((values.get(key) as Record<string, 1> | undefined) ?? {})]));
 	}
 	const entries = new Map<string, ShortTermEntry>();
+	/** Tagged markers (`seen:<tag>:<id>`) by tag, given to their archive once every archive's scope is known. */
+	const tagged = new Map<string, [id: string, value: unknown][]>();
 	for (const [key, value] of values) {
+		const marker = TAGGED_MARKER_KEY.exec(key);
+		if (marker) {
+			tagged.set(marker[1]!, [...(tagged.get(marker[1]!) ?? []), [marker[2]!, value]]);
+			continue;
+		}
 		const archive = ARCHIVE_KEY.exec(key);
 		if (archive) {
 			const [, scope, part, chunk, marker] = archive;
@@ -656,6 +664,15 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 			if (!registered.get('authors')?.has(key.slice('index:author:'.length))) problems.push(`${key}: not in registry:authors`);
 		}
 	}
+
+	for (const [scope, keys] of archives) {
+		for (const [id, value] of tagged.get(scopeTag(scope)) ?? []) {
+			keys.markers.add(id);
+			if (value === ArchiveMarker.editedAway) keys.editedAway.add(id);
+		}
+		tagged.delete(scopeTag(scope));
+	}
+	for (const [tag, markers] of tagged) problems.push(`seen:${tag}: ${markers.length} marker(s) of no archive`);
 
 	/** Live scope → the members' messages it holds (entry and archive). */
 	const held = new Map<string, StoredMessage[]>();
