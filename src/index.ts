@@ -46,6 +46,8 @@ export {
 	type MessagesChangeResult,
 	type ForgetMessageRequest,
 	type ForgetMessageResult,
+	type RememberMessageRequest,
+	type RememberMessageResult,
 	type UserExport,
 	type ExportedEntry,
 	type ExportedMessage,

@@ -11,7 +11,7 @@ import { checkEngineOptions, type MemoryEngineOptions } from './MemoryEngineOpti
 import type { StoreInventory } from './records/inventory';
 import type { ResealResult } from './records/RecordStore';
 import type { ClearAllResult, ClearShortTermResult, ContextRequest, MemoryContext, MemoryStatus, MemoryTurn } from './schemas';
-import type { ForgetMessageRequest, ForgetMessageResult } from './schemas';
+import type { ForgetMessageRequest, ForgetMessageResult, RememberMessageRequest, RememberMessageResult } from './schemas';
 import type { MessagesChange, MessagesChangeResult, ProfilePatch, RecordTurnResult, ServerSettings, ServerSettingsPatch } from './schemas';
 import type { StatusLocation, SummaryTarget, TopicListing, TopicNote, UserExport, UserProfile, UserSettings, UserSettingsPatch } from './schemas';
 import type { MemoryCounters } from './stats/EngineStats';
@@ -124,6 +124,14 @@ export class MemoryEngine {
 	 */
 	public async forgetMessage(request: ForgetMessageRequest): Promise<ForgetMessageResult> {
 		return this.open().erasures.forgetMessage(request);
+	}
+
+	/**
+	 * Remember this: one message's text (the member's own, or a persona's reply to them) kept as a note of their profile, as
+	 * the remember tool keeps notes (MINIMAL members only); the result says why not otherwise.
+	 */
+	public async rememberMessage(request: RememberMessageRequest): Promise<RememberMessageResult> {
+		return this.open().accounts.rememberMessage(request);
 	}
 
 	/** Resolves once the background summarizer has nothing running or queued to run now (scripts, tests). */

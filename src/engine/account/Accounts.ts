@@ -2,6 +2,9 @@ import {
 	assertId,
 	parseInput,
 	type MemoryStatus,
+	type RememberMessageRequest,
+	type RememberMessageResult,
+	RememberMessageSchema,
 	type ServerSettings,
 	type StatusLocation,
 	StatusLocationSchema,
@@ -16,6 +19,7 @@ import type { AccountParts } from './AccountParts';
 import { exportUser } from './exportUser';
 import { getProfile } from './profile';
 import { remember, type RememberArguments } from './remember';
+import { rememberMessage } from './rememberMessage';
 import { status } from './status';
 import { getTopic, listTopics, saveTopic } from './topics';
 
@@ -55,6 +59,14 @@ export class Accounts {
 
 	public remember(userId: string, input: unknown): Promise<{ kind: RememberArguments['kind']; saved: string }> {
 		return remember(this.parts, id('userId', userId), input, this.now());
+	}
+
+	/** Remember this: one message's text as a note of the member's profile (see rememberMessage.ts). */
+	public async rememberMessage(request: RememberMessageRequest): Promise<RememberMessageResult> {
+		const parsed = parseInput(RememberMessageSchema, request, 'message to remember');
+		const { serverId, channelId, messageId, userId } = parsed;
+		const stored = await this.parts.ledger.findMessage({ serverId, channelId, userId }, messageId);
+		return rememberMessage(this.parts, parsed, stored, this.now());
 	}
 
 	public saveTopic(userId: string, ...input: TopicInput): Promise<TopicNote> {

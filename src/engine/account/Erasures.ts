@@ -29,6 +29,7 @@ import { clearAll, clearShortTerm, forgetMemberIn } from './erasure';
 import { eraseLongTerm } from './longTerm';
 import { updateProfile } from './profile';
 import { forgetting, NOTHING_CHANGED } from './forgetMessage';
+import { writerOf } from './messageOwner';
 import { forgetTopic } from './topics';
 
 /** What erasures work with: the account's parts, the background summarizer, and what an SQLite file needs after. */
@@ -128,7 +129,7 @@ export class Erasures {
 		const parsed = parseInput(ForgetMessageSchema, request, 'message to forget');
 		const { serverId, channelId, messageId, userId } = parsed;
 		const stored = await this.parts.account.ledger.findMessage({ serverId, channelId, userId }, messageId);
-		const writtenBy = stored ? (stored.role === 'persona' ? 'persona' : 'member') : undefined;
+		const writtenBy = writerOf(stored);
 		const refused = forgetting(stored, parsed);
 		if (refused) return { outcome: refused, writtenBy, changes: NOTHING_CHANGED };
 		const inDm = serverId === null ? { userId } : {};

@@ -1,3 +1,4 @@
+import { messageOwnership } from './messageOwner';
 import type { ForgetMessageRequest, ForgetMessageResult, MessagesChangeResult, StoredMessage } from '../schemas';
 
 /** What a refused request changed. */
@@ -11,14 +12,9 @@ export const NOTHING_CHANGED: Readonly<MessagesChangeResult> = Object.freeze({
 	summariesDropped: 0
 });
 
-/**
- * Whether `request`'s member may have memory forget the message memory holds as `stored` (null: none): a moderator any
- * message; in a DM, every message of it (the conversation is the member's); elsewhere a member's own message, or a
- * persona's reply to their turn. A message memory does not hold may be forgotten by its author, so no later turn stores it.
- */
+/** Why `request`'s member may not have memory forget the message it holds as `stored` (see messageOwner.ts), or null: a moderator may any. */
 export function forgetting(stored: StoredMessage | null, request: ForgetMessageRequest): Exclude<ForgetMessageResult['outcome'], 'forgotten'> | null {
-	if (request.moderator === true || request.serverId === null) return null;
-	if (!stored) return request.authorId === request.userId ? null : 'not-stored';
-	const answersThem = stored.role === 'persona' && stored.replyToAuthorId === request.userId;
-	return stored.authorId === request.userId || answersThem ? null : 'not-yours';
+	if (request.moderator === true) return null;
+	const ownership = messageOwnership(stored, request);
+	return ownership === 'theirs' ? null : ownership;
 }

@@ -117,6 +117,40 @@ export interface ForgetMessageResult {
 	changes: MessagesChangeResult;
 }
 
+/**
+ * One message a member asks memory to keep (`memory.rememberMessage`, the Remember this command): its text becomes a note of
+ * their long-term profile, as the remember tool's notes are (MINIMAL members only).
+ */
+export const RememberMessageSchema = z.object({
+	/** `null` in a DM. */
+	serverId: ServerIdSchema.nullable(),
+	channelId: IdSchema,
+	messageId: MessageIdSchema,
+	/** The member who asks: it must be their own message, or a persona's reply to them (any message of their DM). */
+	userId: IdSchema,
+	/** Who wrote the message, as Discord says: a member's own message memory does not hold is then theirs all the same. */
+	authorId: IdSchema.optional(),
+	/** The message's text as Discord has it now; without it, the text memory stored. */
+	text: InputTextSchema.optional()
+});
+
+/** One message a member asks memory to keep, as `rememberMessage` takes it. */
+export type RememberMessageRequest = z.input<typeof RememberMessageSchema>;
+
+/** What `rememberMessage` did. */
+export interface RememberMessageResult {
+	/**
+	 * `remembered`: the note is in the profile (`note`); `not-minimal`: the member's privacy level keeps no profile
+	 * (`privacyLevel`); `not-yours`: someone else's message; `not-stored`: no text to keep (memory holds no copy and none
+	 * was given, or nothing says the member wrote it); `empty`: nothing left of the text once cleaned.
+	 */
+	outcome: 'remembered' | 'not-minimal' | 'not-yours' | 'not-stored' | 'empty';
+	/** The note as the profile keeps it: one line, at most 500 characters (a longer text is cut, marked with "…"). */
+	note?: string;
+	/** The member's privacy level, when it is why nothing was kept. */
+	privacyLevel?: PrivacyLevel;
+}
+
 /** Where the store lives, as `/session status` reports it; `custom` for a Keyv the host passed. */
 export type StorageKind = 'sqlite' | 'redis' | 'postgres' | 'custom';
 
