@@ -77,7 +77,7 @@ describe.each(backends)('the registries on $name', (backend) => {
 		const clock = new TestClock();
 		// A purge waits, so that the registry of pending purges holds one.
 		const t = freshEngineEachTest(backend, clock, { serverPurgeGraceHours: 24 });
-		const registeredIds = async (kind: RegistryKind) => [...new Set(await t.inspect.registered(kind))].sort();
+		const registeredIds = async (kind: RegistryKind) => (await t.inspect.registered(kind)).sort();
 
 		it('WHEN a member is noted again THEN nothing more is written, and ids added by two registries at once are all kept', async () => {
 			const [mine, theirs] = [new Registry(t.inspect.store!), new Registry(t.inspect.store!)];

@@ -290,9 +290,9 @@ export class StoreInspection {
 		return new StorePlace(Keys.sweepLease(), this.store);
 	}
 
-	/** Every id a registry lists, in the set's order. */
-	public registered(kind: RegistryKind): Promise<string[]> {
-		return new Registry(this.opened()).every(kind);
+	/** Every id a registry lists, once (a member met in two servers is in both their sets), in the order of the walk. */
+	public async registered(kind: RegistryKind): Promise<string[]> {
+		return [...new Set(await new Registry(this.opened()).every(kind))];
 	}
 
 	/** Every raw row of the store, `key value` (see {@link rawRows}). */
