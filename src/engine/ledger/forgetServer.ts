@@ -96,5 +96,7 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 		]),
 		serverId
 	);
+	// Its members' and authors' ids there too: every set of the server goes.
+	await registry.forgetServer(serverId);
 	return purge;
 }

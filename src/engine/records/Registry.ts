@@ -1,6 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import type { MemoryStore } from '../store/MemoryStore';
-import { PER_SERVER_KINDS, partitionKey, registration, type RegistryKind, REGISTRY_KINDS, SERVER_ID_KINDS, SHARD_BUCKETS } from './registryLayout';
+import {
+	PER_SERVER_KINDS,
+	partitionKey,
+	registration,
+	type RegistryKind,
+	REGISTRY_KINDS,
+	SERVER_ID_KINDS,
+	SHARD_BUCKETS,
+	shardBucket
+} from './registryLayout';
 import { Records, type SetKey } from './Records';
 
 export { type RegistryKind, REGISTRY_KINDS } from './registryLayout';
@@ -16,6 +25,12 @@ export const OLD_REGISTRY_BUCKETS = 64;
 
 /** Servers whose partitions the sweep reads at once when it looks for servers left with none. */
 const SERVERS_AT_ONCE = 50;
+
+/** Sets whose first page a walk reads at once: most sets (a bucket's list, a server's partition) hold less than a slice. */
+const SETS_AT_ONCE = 64;
+
+/** The 64 shard buckets, in order. */
+const BUCKETS = Array.from({ length: SHARD_BUCKETS }, (_, bucket) => bucket);
 
 /** Ids a walk read, and the set it read them from: the one to remove them from once their data is gone. */
 export interface RegistrySlice {
@@ -70,6 +85,18 @@ export class Registry {
 		await this.removeFrom(partitions);
 	}
 
+	/**
+	 * Deletes every set of `serverId` and takes it off its bucket's list: the server was purged, and its sets would name it.
+	 * Ids of it this process knew are forgotten, so that they are added again should the bot come back.
+	 */
+	public async forgetServer(serverId: string): Promise<void> {
+		const partitions = PER_SERVER_KINDS.map((kind) => partitionKey(kind, serverId));
+		for (const knownKey of [...this.known.keys()])
+			if (partitions.some((partition) => knownKey.startsWith(`${partition}\u0000`))) this.known.delete(knownKey);
+		await this.store.deleteSets(partitions);
+		await this.store.removeFromSets([{ key: Records.registryServers(shardBucket(serverId)), members: [serverId] }]);
+	}
+
 	/** Removes ids from the sets a walk found them in. */
 	public async removeFrom(slices: readonly RegistrySlice[]): Promise<void> {
 		for (const { partition, ids } of slices) for (const id of ids) this.known.delete(`${partition}\u0000${id}`);
@@ -89,20 +116,27 @@ export class Registry {
 	public async *slices(kind: RegistryKind, size = REGISTRY_SLICE): AsyncGenerator<RegistrySlice> {
 		yield* this.walk(Records.registry(kind), size);
 		if (SERVER_ID_KINDS.has(kind)) {
-			for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) yield* this.walk(Records.registryOfBucket(kind, bucket), size);
+			yield* this.walkEach(
+				BUCKETS.map((bucket) => Records.registryOfBucket(kind, bucket)),
+				size
+			);
 			return;
 		}
-		for await (const { ids: servers } of this.servers()) for (const serverId of servers) yield* this.walk(partitionKey(kind, serverId), size);
+		for await (const { ids: servers } of this.servers())
+			yield* this.walkEach(
+				servers.map((serverId) => partitionKey(kind, serverId)),
+				size
+			);
 	}
 
 	/** The servers that have partitions, a slice of a shard bucket at a time. */
 	public async *servers(): AsyncGenerator<RegistrySlice> {
-		for (let bucket = 0; bucket < SHARD_BUCKETS; bucket++) yield* this.walk(Records.registryServers(bucket));
+		yield* this.walkEach(BUCKETS.map((bucket) => Records.registryServers(bucket)));
 	}
 
-	/** Every id of one set, a slice at a time (see {@link slices}). */
-	public async *walk(partition: SetKey, size = REGISTRY_SLICE): AsyncGenerator<RegistrySlice> {
-		let after: string | null = null;
+	/** Every id of one set, a slice at a time, from after `after` (see {@link slices}). */
+	public async *walk(partition: SetKey, size = REGISTRY_SLICE, from: string | null = null): AsyncGenerator<RegistrySlice> {
+		let after = from;
 		for (;;) {
 			const ids = await this.page(partition, after, size);
 			if (ids.length > 0) yield { partition, ids };
@@ -186,6 +220,23 @@ export class Registry {
 			Object.keys(current ?? {}).every((id) => moved.get(key)!.has(id)) ? 'delete' : null
 		);
 		return changes.reduce((count, { members }) => count + members.length, 0);
+	}
+
+	/**
+	 * Every id of each of `partitions`, a slice at a time: the first pages of {@link SETS_AT_ONCE} sets read at once, so that a
+	 * walk of many small sets waits for a round trip per group, not per set (a set is read from where its first page ends).
+	 */
+	private async *walkEach(partitions: readonly SetKey[], size = REGISTRY_SLICE): AsyncGenerator<RegistrySlice> {
+		for (let at = 0; at < partitions.length; at += SETS_AT_ONCE) {
+			const group = partitions.slice(at, at + SETS_AT_ONCE);
+			const firsts = await Promise.all(group.map((partition) => this.page(partition, null, size)));
+			for (const [index, partition] of group.entries()) {
+				const ids = firsts[index]!;
+				if (ids.length > 0) yield { partition, ids };
+				if (ids.length === size) yield* this.walk(partition, size, ids.at(-1)!);
+			}
+			await new Promise((resolve) => setImmediate(resolve));
+		}
 	}
 
 	/** The servers among `serverIds` whose partitions hold no id. */
