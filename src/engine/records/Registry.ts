@@ -176,7 +176,7 @@ export class Registry {
 	/**
 	 * Takes off their bucket's list the servers whose partitions are all empty, so that a walk costs what is stored now. A
 	 * server is taken off, then its partitions read again and the server put back if one holds an id: a registration adds
-	 * the id before the server (see registration), so one that landed after the second read lists the server again.
+	 * the id and the server in one write (see registration), so one that landed after the second read lists the server again.
 	 * Resolves with how many servers went.
 	 */
 	public async dropEmptyServers(): Promise<number> {

@@ -42,9 +42,9 @@ export function partitionKey(kind: RegistryKind, serverId: string): SetKey {
 }
 
 /**
- * The additions that register `ids` of `kind` met in `serverId`: its partition, then the server in its bucket's list of
- * servers with partitions (after, so that a sweep that took the server off its list while the partition looked empty,
- * then looked again, sees the id or finds the server listed again).
+ * The additions that register `ids` of `kind` met in `serverId`: its partition, and the server in its bucket's list of
+ * servers with partitions, in one write (one statement or `MULTI`), so that a sweep that took the server off its list while
+ * the partition looked empty, then looked again, sees the id or finds the server listed again (Registry.dropEmptyServers).
  */
 export function registration(kind: RegistryKind, serverId: string, ids: readonly string[]): RecordSetChange[] {
 	const changes = [{ key: partitionKey(kind, serverId), members: ids }];
