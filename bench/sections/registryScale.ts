@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { MemoryEngine } from '../../src/engine';
 import { Records } from '../../src/engine/records/Records';
+import { registration } from '../../src/engine/records/registryLayout';
 import { conversationKeys } from '../../src/engine/records/scopes';
 import type { Listings } from '../../src/engine/schemas';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
@@ -44,12 +45,13 @@ const SERVER = 11;
 
 /**
  * Per backend (`keyv-sqlite` left out: section 1b compares the drivers), one store per size (a file, or a namespace of the
- * server's), each holding that many members registered in `registry:users`, each with a user directory listing one
- * conversation (alive for a year), written through the store in batches (the directories and the registry ids of a batch
- * in one `setMany`), not through turns, and left to settle (the SQLite log copied into the file, PostgreSQL's tables
- * analyzed). An engine opens on each, warms up with new members' turns, then the first `recordTurn` of many new members is
- * timed one by one, in one guild channel, the sizes taking turns in rounds so that the machine's other work weighs on
- * each alike; then one sweep of each. The target: a new member's first turn at the largest size at most 1.5 times what
+ * server's), each holding that many members registered in the registry partition of the server the timed turns are in
+ * (`registry:users:server:<id>`), each with a user directory listing one conversation there (alive for a year), written
+ * through the store in batches (the directories and the registry ids of a batch in one `setMany`), not through turns,
+ * and left to settle (the SQLite log copied into the file, PostgreSQL's tables analyzed). An engine opens on each, warms
+ * up with new members' turns, then the first `recordTurn` of many new members is timed one by one, in one guild
+ * channel, the sizes taking turns in rounds so that the machine's other work weighs on each alike; then one sweep of
+ * each. The target: a new member's first turn at the largest size at most 1.5 times what
  * it costs at the first.
  */
 export async function runRegistryScale(plan: BenchPlan): Promise<RegistryScaleResult[]> {
@@ -124,7 +126,8 @@ async function seed(store: BenchStore, members: number, now: number): Promise<nu
 	const raw = await MemoryStore.open({ storeUrl: store.storeUrl, namespace: store.namespace, sqliteDriver: store.config.sqliteDriver });
 	const counter = new ProgressCounter(`${label}: seeded`, members, 'members');
 	const started = performance.now();
-	const where = { serverId: serverId(SERVER + 1), channelId: channelId((SERVER + 1) * 1_000) };
+	// In the server the timed newcomers talk in (another channel), so that each of them is added to the set of every member.
+	const where = { serverId: serverId(SERVER), channelId: channelId(SERVER * 1_000 + 1) };
 	try {
 		for (let at = 0; at < members; at += SEED_BATCH) {
 			const ids = Array.from({ length: Math.min(SEED_BATCH, members - at) }, (_, index) =>
@@ -135,7 +138,7 @@ async function seed(store: BenchStore, members: number, now: number): Promise<nu
 				const listing = { key, scope: 'user' as const, ...where, personaId: PERSONA.id, lastUpdated: now, expiresAt: now + 365 * 86_400_000 };
 				return { key: Records.userDirectory(id), value: { [key]: listing } as Listings };
 			});
-			await raw.setMany(writes, [{ key: Records.registry('users'), members: ids }]);
+			await raw.setMany(writes, registration('users', where.serverId, ids));
 			counter.update(at + ids.length);
 		}
 		const seconds = (performance.now() - started) / 1000;

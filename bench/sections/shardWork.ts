@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { MemoryConfig, MemoryTurn } from '../../src/engine';
 import { ChatCorpus } from '../corpus';
-import { channelId, ChatWorkload, type Member, openEngine, serverId } from '../workload';
+import { channelId, ChatWorkload, type Member, openEngine } from '../workload';
 import { type KeyWrites, ShardWrites } from './shardWrites';
 
 /** Servers each shard owns, and channels in each. */
@@ -21,6 +21,8 @@ export interface ShardArguments {
 	namespace: string;
 	config: Partial<MemoryConfig>;
 	shard: number;
+	/** How many shard processes run: Discord's shard count, which decides which servers are this shard's. */
+	shards: number;
 	turns: number;
 	/** The bench clock's start, the same in every process. */
 	clock: number;
@@ -55,7 +57,7 @@ export async function runShard(args: ShardArguments, barrier: () => Promise<void
 	const corpus = new ChatCorpus(404 + args.shard);
 	const workload = new ChatWorkload(corpus);
 	workload.clock.current = args.clock;
-	const members = new ShardMembers(args.shard, workload, corpus);
+	const members = new ShardMembers(args.shard, args.shards, workload, corpus);
 	const engine = await openEngine(args.storeUrl, workload.clock, { storeNamespace: args.namespace, ...args.config });
 	const writes = new ShardWrites(engine, `${args.namespace}:`);
 	const latencies: number[] = [];
@@ -110,13 +112,14 @@ class ShardMembers {
 
 	public constructor(
 		private readonly shard: number,
+		shards: number,
 		private readonly workload: ChatWorkload,
 		private readonly corpus: ChatCorpus
 	) {
 		for (let server = 0; server < SERVERS_PER_SHARD; server++) {
 			const number = 300 + shard * 10 + server;
 			for (let channel = 0; channel < CHANNELS_PER_SERVER; channel++)
-				this.channels.push({ serverId: serverId(number), channelId: channelId(number * 10 + channel), server: number });
+				this.channels.push({ serverId: serverOfShard(shard, shards, server), channelId: channelId(number * 10 + channel), server: number });
 		}
 	}
 
@@ -156,6 +159,15 @@ class ShardMembers {
 	private roll(): number {
 		return this.corpus.random();
 	}
+}
+
+/**
+ * Server number `index` of `shard`: a snowflake Discord sends to that shard, `(id >> 22) % shards` (its creation time, in ms
+ * since 2015, is in bits 22 and up), created in 2025 as a server the bot is in would be.
+ */
+export function serverOfShard(shard: number, shards: number, index: number): string {
+	const created = 1_300_000_000_000n - (1_300_000_000_000n % BigInt(shards)) + BigInt(index * shards + shard);
+	return (created << 22n).toString();
 }
 
 /** Traveller number `index`: the same user id in every shard. */

@@ -55,7 +55,15 @@ async function measureBackend(program: ChildProgram, store: BenchStore, plan: Be
 	progress(`shards: ${store.backend}: ${processes} processes, ${count(turnsPerProcess)} turns each…`);
 	const clock = new BenchClock().current;
 	const shards = Array.from({ length: processes }, (_, shard) =>
-		startShard(program, { storeUrl: store.storeUrl, namespace: store.namespace, config: store.config, shard, turns: turnsPerProcess, clock })
+		startShard(program, {
+			storeUrl: store.storeUrl,
+			namespace: store.namespace,
+			config: store.config,
+			shard,
+			shards: processes,
+			turns: turnsPerProcess,
+			clock
+		})
 	);
 	let reports: ShardReport[];
 	try {

@@ -134,7 +134,7 @@ for (const backend of backends) {
 			try {
 				const [mine, theirs] = [new Registry(t.inspect.store!), new Registry(other)];
 				const ids = Array.from({ length: 200 }, (_, index) => `${700000000000000000n + BigInt(index)}`);
-				await Promise.all(ids.map((id, index) => (index % 2 === 0 ? mine : theirs).note('users', id)));
+				await Promise.all(ids.map((id, index) => (index % 2 === 0 ? mine : theirs).note('users', GUILD, id)));
 				await Promise.all([mine.settled(), theirs.settled()]);
 				expect((await t.inspect.registered('users')).sort()).toEqual([...ids].sort());
 			} finally {

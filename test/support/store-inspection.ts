@@ -290,9 +290,9 @@ export class StoreInspection {
 		return new StorePlace(Keys.sweepLease(), this.store);
 	}
 
-	/** Every id a registry lists, in the set's order. */
-	public registered(kind: RegistryKind): Promise<string[]> {
-		return new Registry(this.opened()).every(kind);
+	/** Every id a registry lists, once (a member met in two servers is in both their sets), in the order of the walk. */
+	public async registered(kind: RegistryKind): Promise<string[]> {
+		return [...new Set(await new Registry(this.opened()).every(kind))];
 	}
 
 	/** Every raw row of the store, `key value` (see {@link rawRows}). */
@@ -385,7 +385,7 @@ export function rowKind(storedKey: string, namespace = 'memory'): string {
  * settings, which keep the barrier that stops re-fetched history coming back, and their user directory.
  */
 export function keysLeftAfterErasure(userId: string, namespace = 'memory'): RegExp {
-	return new RegExp(`^${namespace}:(registry:(users|authors)|settings:user:${userId}|index:user:${userId})$`);
+	return new RegExp(`^${namespace}:(registry:(users|authors)(:server:[^:]+)?|settings:user:${userId}|index:user:${userId})$`);
 }
 
 // Raw rows ------------------------------------------------------------------------------------------
@@ -630,10 +630,15 @@ export function checkStore(store: DecodedStore, config: MemoryConfig = resolveCo
 	const archiveOf = (scope: string) =>
 		archives.get(scope) ?? archives.set(scope, { chunks: new Map(), markers: new Set(), editedAway: new Set() }).get(scope)!;
 	const registered = new Map<string, Set<string>>();
-	for (const kind of ['servers', 'users', 'channels', 'archives', 'authors']) {
-		// A native set, or on a host's Keyv the value that stands for it (member → 1).
-		const key = Keys.registry(kind);
-		registered.set(kind, new Set([...(store.sets.get(key) ?? []), ...Object.keys((values.get(key) as Record<string, 1> | undefined) ?? {})]));
+	// Every set of a kind: the one before partitions, each server's, each shard bucket's. A native set, or on a host's Keyv
+	// the value that stands for it (member → 1).
+	const registryKeys = [...store.sets.keys(), ...[...values.keys()].filter((key) => key.startsWith('registry:'))];
+	for (const key of registryKeys) {
+		const kind = /^registry:(\w+)(?::(?:server|bucket):[^:]+)?$/.exec(key)?.[1];
+		if (!kind) continue;
+		const ids = registered.get(kind) ?? new Set<string>();
+		for (const id of [...(store.sets.get(key) ?? []), ...Object.keys((values.get(key) as Record<string, 1> | undefined) ?? {})]) ids.add(id);
+		registered.set(kind, ids);
 	}
 	const entries = new Map<string, ShortTermEntry>();
 	/** Tagged markers (`seen:<tag>:<id>`) by tag, given to their archive once every archive's scope is known. */

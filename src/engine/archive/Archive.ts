@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChannelArchives } from './ChannelArchives';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { Registry } from '../records/Registry';
+import { serverOfLiveScope } from '../records/registryLayout';
 import { IndexCache } from './IndexCache';
 import { textChars } from './IndexSlices';
 import { ReplyCalls } from '../ReplyCalls';
@@ -193,7 +194,7 @@ export class Archive {
 		// Before the data: the sweep removes an archive's id under the head lock the caller holds, and a process
 		// killed after the write must not leave an archive the sweep never visits.
 		const register = async () => {
-			await this.registry?.note('archives', scopeKey);
+			await this.registry?.note('archives', serverOfLiveScope(scopeKey), scopeKey);
 			await this.channels?.note(scopeKey, now);
 		};
 		const landed = () => {

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { Records } from '../records/Records';
 import { parseScopeKey } from '../records/scopes';
-import type { Registry } from '../records/Registry';
+import type { Registry, RegistrySlice } from '../records/Registry';
+import { serverOfLiveScope } from '../records/registryLayout';
 import type { RecordStore } from '../records/RecordStore';
 import type { AuthorListing, AuthorListings, StoredMessage } from '../schemas';
 import { indexedAuthorsOf } from '../privacy/voices';
@@ -133,10 +134,12 @@ export class AuthorIndex {
 	/**
 	 * The sweep's pass over one author: `change` gets each stored listing (with what this process
 	 * counted since, so an author seen recently here is never taken for gone) and returns it as it
-	 * should be, or null to drop it. The key, and the author's registry id, go when nothing is left.
+	 * should be, or null to drop it. The key, and the author's registry id (from `registeredIn`, the set
+	 * the sweep found it in), go when nothing is left.
 	 */
 	public async prune(
 		authorId: string,
+		registeredIn: RegistrySlice['partition'],
 		change: (scopeKey: string, listing: AuthorListing) => AuthorListing | null
 	): Promise<{ listings: number; indexDeleted: boolean }> {
 		const key = Records.authors(authorId);
@@ -162,7 +165,7 @@ export class AuthorIndex {
 				return { listings, indexDeleted: false };
 			}
 			if (stored) await this.store.delete([key]);
-			await this.registry?.remove('authors', [authorId]);
+			await this.registry?.removeFrom([{ partition: registeredIn, ids: [authorId] }]);
 			return { listings, indexDeleted: stored !== undefined };
 		});
 	}
@@ -219,7 +222,7 @@ export class AuthorIndex {
 		const key = Records.authors(authorId);
 		const written: AuthorListings = {};
 		// Before the write too (free once the id is known), so a process killed after it leaves no index the sweep never visits.
-		await this.registry?.note('authors', authorId);
+		await this.register(authorId, changes);
 		await this.store.update<AuthorListings>(key, (current) => {
 			const next = { ...current };
 			for (const [scopeKey, change] of Object.entries(changes)) {
@@ -250,6 +253,12 @@ export class AuthorIndex {
 				return { value: next };
 			});
 		void this.store.confirm(key, holds, repair);
-		await this.registry?.note('authors', authorId);
+		await this.register(authorId, changes);
+	}
+
+	/** Lists the author in the partition of each server whose scopes `changes` name: a member met in two servers is in both. */
+	private async register(authorId: string, changes: AuthorListings): Promise<void> {
+		const servers = new Set(Object.keys(changes).map(serverOfLiveScope));
+		await Promise.all([...servers].map((serverId) => this.registry?.note('authors', serverId, authorId)));
 	}
 }

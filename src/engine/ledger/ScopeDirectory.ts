@@ -4,7 +4,7 @@ import { entryLifetimeMs } from './entries';
 import { type RecordKey, Records } from '../records/Records';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { keptPastExpiryMs } from '../records/grace';
-import type { Registry } from '../records/Registry';
+import type { Registry, RegistrySlice } from '../records/Registry';
 import type { RecordStore, UpdateResult } from '../records/RecordStore';
 import type { Listings, ScopeListing, ShortTermEntry } from '../schemas';
 import { fnv1a } from '../format/fnv1a';
@@ -64,6 +64,8 @@ export class ScopeDirectory {
 		const grace = keptPastExpiryMs(this.config);
 		const byDirectory = new Map<RecordKey<Listings>, ScopeListing[]>();
 		const owners = new Map<RecordKey<Listings>, DirectoryOwner>();
+		// Each owner in the partition of the server its entry is in: a member met in two servers is listed in both.
+		const registrations = new Map<string, Registration>();
 		for (const { key, entry } of entries) {
 			const steady = options.steady?.has(key) ?? false;
 			const lifetime = entryLifetimeMs(entry, this.config);
@@ -83,6 +85,7 @@ export class ScopeDirectory {
 			const directories = own.map((owner) => {
 				const directory = directoryKey(owner);
 				owners.set(directory, owner);
+				registrations.set(`${owner.join(':')}\u0000${entry.serverId}`, [owner[0], entry.serverId, owner[1]]);
 				return directory;
 			});
 			const known = this.written.get(key);
@@ -106,7 +109,7 @@ export class ScopeDirectory {
 		};
 		const directories = [...byDirectory.keys()];
 		// Before the write too (free once the id is known), so a process killed after it leaves no directory the sweep never visits.
-		await Promise.all(directories.map((directory) => this.registry?.note(...owners.get(directory)!)));
+		await this.register(registrations.values());
 		// Every directory in one round trip.
 		const stored = await this.store.updateMany<Listings>(directories, merge);
 		directories.forEach((directoryKey, index) => {
@@ -128,7 +131,7 @@ export class ScopeDirectory {
 				);
 		});
 		// After the write: a sweep that just deleted the directory has dropped the id from its known-set.
-		await Promise.all(directories.map((directory) => this.registry?.note(...owners.get(directory)!)));
+		await this.register(registrations.values());
 	}
 
 	/** Removes listings, e.g. after their entries were deleted. */
@@ -152,10 +155,16 @@ export class ScopeDirectory {
 
 	/**
 	 * The sweep's half of expiry: removes the listings of `deleted` entries that have expired, and the
-	 * directory (and its registry id) when nothing is left. Returns how many listings went.
+	 * directory (and its registry id, from `registeredIn`, the set the sweep found it in) when nothing is left.
+	 * Returns how many listings went.
 	 */
-	public async expire(owner: DirectoryOwner, deleted: ReadonlySet<string>, now: number): Promise<{ listings: number; directoryDeleted: boolean }> {
-		const [kind, id] = owner;
+	public async expire(
+		owner: DirectoryOwner,
+		registeredIn: RegistrySlice['partition'],
+		deleted: ReadonlySet<string>,
+		now: number
+	): Promise<{ listings: number; directoryDeleted: boolean }> {
+		const [, id] = owner;
 		const key = directoryKey(owner);
 		for (const deletedKey of deleted) this.written.delete(deletedKey);
 		await this.store.settled(key);
@@ -174,7 +183,7 @@ export class ScopeDirectory {
 				return { listings, directoryDeleted: false };
 			}
 			if (current) await this.store.delete([key]);
-			await this.registry?.remove(kind, [id]);
+			await this.registry?.removeFrom([{ partition: registeredIn, ids: [id] }]);
 			return { listings, directoryDeleted: current !== undefined };
 		});
 	}
@@ -189,6 +198,10 @@ export class ScopeDirectory {
 		return live(await this.store.get(Records.userDirectory(userId)), now);
 	}
 
+	private async register(registrations: Iterable<Registration>): Promise<void> {
+		await Promise.all([...registrations].map((registration) => this.registry?.note(...registration)));
+	}
+
 	private noteWritten(kind: DirectoryOwner[0], listing: ScopeListing): void {
 		const scope = scopeHash(listing);
 		const known = this.written.get(listing.key);
@@ -197,6 +210,9 @@ export class ScopeDirectory {
 		this.written.set(listing.key, written);
 	}
 }
+
+/** A directory's owner as the registry lists it: its kind, the server its entry is in, its id. */
+type Registration = [kind: DirectoryOwner[0], serverId: string, id: string];
 
 /** When the listings this process wrote of one entry expire, in each kind of directory (0: none written), and {@link scopeHash} of them. */
 interface WrittenListing {

@@ -24,12 +24,16 @@ export interface ServerPurge {
 export async function forgetServer(parts: LedgerParts, serverId: string): Promise<ServerPurge> {
 	const { store, archive, registry, directory } = parts;
 	const [serverListings = {}] = await store.getMany<Listings>([Records.serverDirectory(serverId)]);
-	// The server's ids are together in each registry's order: read from where they start, not the whole registry.
+	// The server's partitions, and its ids in the sets before partitions, where they are together in the set's order.
 	const prefix = `${serverId}:`;
+	const registered = (kind: 'channels' | 'archives' | 'forgotten', idPrefix: string) =>
+		Promise.all([registry.ofServer(kind, serverId), registry.unpartitionedWithPrefix(kind, idPrefix)]).then((found) => [
+			...new Set(found.flat())
+		]);
 	const [channelIds, archivedScopes, forgottenIds] = await Promise.all([
-		registry.withPrefix('channels', prefix),
-		registry.withPrefix('archives', serverScopesPrefix(serverId)),
-		registry.withPrefix('forgotten', prefix)
+		registered('channels', prefix),
+		registered('archives', serverScopesPrefix(serverId)),
+		registered('forgotten', prefix)
 	]);
 	const channels = new Set([
 		...Object.values(serverListings).map((listing) => listing.channelId),
@@ -89,7 +93,10 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 			['channels', channelIdsInRegistry],
 			['archives', [...serverScopes]],
 			['forgotten', channelIdsInRegistry]
-		])
+		]),
+		serverId
 	);
+	// Its members' and authors' ids there too: every set of the server goes.
+	await registry.forgetServer(serverId);
 	return purge;
 }

@@ -91,7 +91,7 @@ export async function markForgottenMany(
 	const marked = lists.filter(({ messageIds }) => messageIds.length > 0);
 	if (marked.length === 0) return;
 	// Before the write, so a process killed after it leaves no list the sweep never visits.
-	await Promise.all(marked.map(({ where }) => parts.registry.note('forgotten', `${where.serverId}:${where.channelId}`)));
+	await Promise.all(marked.map(({ where }) => parts.registry.note('forgotten', where.serverId, `${where.serverId}:${where.channelId}`)));
 	const byKey = new Map(marked.map(({ where, messageIds }) => [Records.forgotten(where.serverId, where.channelId), messageIds]));
 	await parts.store.updateMany<ForgottenMessages>([...byKey.keys()], (key, current) => {
 		const next: ForgottenMessages = {};
@@ -105,7 +105,7 @@ export async function markForgottenMany(
 export async function expireForgotten(parts: { store: RecordStore; registry: Registry }, now: number): Promise<number> {
 	let dropped = 0;
 	for await (const slice of parts.registry.slices('forgotten')) {
-		for (const id of slice) {
+		for (const id of slice.ids) {
 			const [serverId, channelId] = id.split(':');
 			const key = Records.forgotten(serverId!, channelId!);
 			let empty = false;
@@ -117,7 +117,7 @@ export async function expireForgotten(parts: { store: RecordStore; registry: Reg
 				if (empty) return 'delete';
 				return { value: Object.fromEntries(kept), ttlMs: Math.max(...kept.map(([, expiresAt]) => expiresAt)) - now + SWEEP_SLACK_MS };
 			});
-			if (empty) await parts.registry.remove('forgotten', [id]);
+			if (empty) await parts.registry.removeFrom([{ partition: slice.partition, ids: [id] }]);
 		}
 	}
 	return dropped;

@@ -38,7 +38,7 @@ export class ServerPurges {
 		const graceMs = this.parts.config.serverPurgeGraceHours * HOUR;
 		if (graceMs === 0) return { purged: await this.purge(serverId), purgeAt: now };
 		const pending: PendingPurge = { removedAt: now, dueAt: now + graceMs };
-		await this.parts.registry.note('purges', serverId);
+		await this.parts.registry.note('purges', serverId, serverId);
 		await this.parts.ledger.store.set(Records.serverPurge(serverId), pending);
 		(await this.pendingIds()).add(serverId);
 		return { purged: null, purgeAt: pending.dueAt };
@@ -54,7 +54,7 @@ export class ServerPurges {
 		const pending = await this.parts.ledger.store.get<PendingPurge>(key);
 		if (!pending) return false;
 		await this.parts.ledger.store.delete([key]);
-		await this.parts.registry.remove('purges', [serverId]);
+		await this.parts.registry.remove('purges', serverId, [serverId]);
 		return true;
 	}
 
@@ -67,7 +67,7 @@ export class ServerPurges {
 			await this.parts.settings.forgetServer(serverId);
 			(await this.pendingIds()).delete(serverId);
 			await this.parts.ledger.store.delete([Records.serverPurge(serverId)]);
-			await this.parts.registry.remove('purges', [serverId]);
+			await this.parts.registry.remove('purges', serverId, [serverId]);
 			return forgotten;
 		});
 	}
@@ -75,16 +75,17 @@ export class ServerPurges {
 	/** The sweep's part: runs every purge due at `now`. Returns the servers purged. */
 	public async runDue(now: number): Promise<number> {
 		let purged = 0;
-		for (const serverId of await this.parts.registry.every('purges')) {
-			const pending = await this.parts.ledger.store.get<PendingPurge>(Records.serverPurge(serverId));
-			if (!pending) {
-				await this.parts.registry.remove('purges', [serverId]);
-				continue;
+		for await (const { partition, ids } of this.parts.registry.slices('purges'))
+			for (const serverId of ids) {
+				const pending = await this.parts.ledger.store.get<PendingPurge>(Records.serverPurge(serverId));
+				if (!pending) {
+					await this.parts.registry.removeFrom([{ partition, ids: [serverId] }]);
+					continue;
+				}
+				if (pending.dueAt > now) continue;
+				await this.purge(serverId);
+				purged++;
 			}
-			if (pending.dueAt > now) continue;
-			await this.purge(serverId);
-			purged++;
-		}
 		return purged;
 	}
 

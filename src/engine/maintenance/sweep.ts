@@ -1,4 +1,5 @@
 import { expireForgotten } from '../ledger/forgotten';
+import { moveIntoPartitions } from '../records/moveIntoPartitions';
 import type { SweepParts, SweepResult } from './SweepResult';
 import { sweepArchives } from './sweepArchives';
 import { sweepAuthors } from './sweepAuthors';
@@ -25,13 +26,16 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 		serversPurged: 0,
 		durationMs: 0
 	};
-	// Ids a process of the version before sets still writes into the old buckets (while shards are upgraded one by one).
+	// Ids a process of a version before still writes into the old buckets or sets (while shards are upgraded one by one).
 	await parts.registry.adoptBuckets();
+	await moveIntoPartitions(parts.registry, parts.ledger.store);
 	// Entries first: the author pass looks at what is left of them.
 	await sweepShortTerm(parts, now, result);
 	const archives = await sweepArchives(parts, now, result);
 	await sweepAuthors(parts, now, archives, result);
 	result.forgottenIdsDeleted = await expireForgotten({ store: parts.ledger.store, registry: parts.registry }, now);
+	// After every pass has removed what it found gone: a server whose partitions are left empty costs the next walk nothing.
+	await parts.registry.dropEmptyServers();
 	// Due purges last: each ends with the SQLite file rewritten, which no later write of this sweep may follow.
 	result.serversPurged = (await parts.purges?.runDue(now)) ?? 0;
 	result.durationMs = Math.round(performance.now() - started);

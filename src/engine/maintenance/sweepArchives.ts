@@ -1,5 +1,6 @@
 import { expireArchive } from '../archive/expireArchive';
 import { Records } from '../records/Records';
+import type { RegistrySlice } from '../records/Registry';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
 
@@ -22,9 +23,9 @@ export async function sweepArchives(parts: SweepParts, now: number, result: Swee
 }
 
 /** The archives of one slice of the registry, 16 at once. */
-async function sweepSlice(parts: SweepParts, slice: string[], before: number, swept: ArchiveSweep, result: SweepResult): Promise<void> {
+async function sweepSlice(parts: SweepParts, slice: RegistrySlice, before: number, swept: ArchiveSweep, result: SweepResult): Promise<void> {
 	await inBatches(
-		slice,
+		slice.ids,
 		async (scopes) => {
 			await Promise.all(
 				scopes.map((scopeKey) =>
@@ -32,7 +33,7 @@ async function sweepSlice(parts: SweepParts, slice: string[], before: number, sw
 					parts.ledger.store.locked([Records.archiveHead(scopeKey)], async () => {
 						const expiry = await expireArchive(parts.ledger.archive, scopeKey, before);
 						if (expiry.gone) {
-							await parts.registry.remove('archives', [scopeKey]);
+							await parts.registry.removeFrom([{ partition: slice.partition, ids: [scopeKey] }]);
 							await parts.ledger.channelArchives.unlist(scopeKey);
 						}
 						swept.floors.set(scopeKey, expiry.floor);

@@ -1,6 +1,8 @@
 import type { ArchiveHead, AuthorListing, AuthorListings, ShortTermEntry } from '../schemas';
 import { isExpired } from '../ledger/entries';
 import { Records } from '../records/Records';
+import type { RegistrySlice } from '../records/Registry';
+import { serverOfLiveScope } from '../records/registryLayout';
 import type { ArchiveSweep } from './sweepArchives';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
@@ -16,10 +18,10 @@ export async function sweepAuthors(parts: SweepParts, now: number, archives: Arc
 }
 
 /** The author indexes of one slice of the registry, a batch at a time. */
-async function sweepSlice(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult, slice: string[]): Promise<void> {
+async function sweepSlice(parts: SweepParts, now: number, archives: ArchiveSweep, result: SweepResult, slice: RegistrySlice): Promise<void> {
 	const { config } = parts;
 	const { floors } = archives;
-	await inBatches(slice, async (authorIds) => {
+	await inBatches(slice.ids, async (authorIds) => {
 		const indexes = await parts.ledger.store.getMany<AuthorListings>(authorIds.map(Records.authors));
 		const scopes = [...new Set(indexes.flatMap((index) => Object.keys(index ?? {})))];
 		// An archive the registry did not list (written before it existed): registered now, kept until a sweep has looked at it.
@@ -29,7 +31,7 @@ async function sweepSlice(parts: SweepParts, now: number, archives: ArchiveSweep
 			parts.ledger.store.getMany<ArchiveHead>(unlisted.map(Records.archiveHead))
 		]);
 		for (const [index, scopeKey] of unlisted.entries()) {
-			if (heads[index]) await parts.registry.note('archives', scopeKey);
+			if (heads[index]) await parts.registry.note('archives', serverOfLiveScope(scopeKey), scopeKey);
 			else floors.set(scopeKey, null);
 		}
 		const entryOf = new Map(scopes.map((scopeKey, index) => [scopeKey, entries[index]]));
@@ -50,7 +52,7 @@ async function sweepSlice(parts: SweepParts, now: number, archives: ArchiveSweep
 			// Most indexes need nothing: only those that do are read again and rewritten under their lock.
 			const stored = indexes[index];
 			if (stored && Object.entries(stored).every(([scopeKey, listing]) => change(scopeKey, listing) === listing)) continue;
-			const pruned = await parts.ledger.authors.prune(authorId, change);
+			const pruned = await parts.ledger.authors.prune(authorId, slice.partition, change);
 			result.authorListingsDeleted += pruned.listings;
 			if (pruned.indexDeleted) result.authorIndexesDeleted++;
 		}

@@ -4,6 +4,7 @@ import type { Listings, ShortTermEntry } from '../schemas';
 import { inBatches } from './batches';
 import type { SweepParts, SweepResult } from './SweepResult';
 import { Records } from '../records/Records';
+import type { RegistrySlice } from '../records/Registry';
 
 /**
  * Deletes the short-term entries whose listings say they expired (each is read first: only an
@@ -13,13 +14,14 @@ export async function sweepShortTerm(parts: SweepParts, now: number, result: Swe
 	// A guild's user-scope entry is listed twice (under its user and its channel): it is read once.
 	const seen: SweptEntries = { checked: new Set(), deleted: new Set() };
 	for (const kind of ['servers', 'users', 'channels'] as const) {
-		for await (const slice of parts.registry.slices(kind))
+		for await (const { partition, ids } of parts.registry.slices(kind))
 			await sweepSlice(
 				parts,
 				now,
 				result,
 				seen,
-				slice.map((id): DirectoryOwner => [kind, id])
+				partition,
+				ids.map((id): DirectoryOwner => [kind, id])
 			);
 	}
 }
@@ -30,8 +32,15 @@ interface SweptEntries {
 	deleted: Set<string>;
 }
 
-/** The directories of one slice of a registry, a batch at a time. */
-async function sweepSlice(parts: SweepParts, now: number, result: SweepResult, seen: SweptEntries, owners: DirectoryOwner[]): Promise<void> {
+/** The directories of one slice of a registry (read from `partition`), a batch at a time. */
+async function sweepSlice(
+	parts: SweepParts,
+	now: number,
+	result: SweepResult,
+	seen: SweptEntries,
+	partition: RegistrySlice['partition'],
+	owners: DirectoryOwner[]
+): Promise<void> {
 	const { config } = parts;
 	const { checked, deleted } = seen;
 	await inBatches(owners, async (batch) => {
@@ -62,7 +71,7 @@ async function sweepSlice(parts: SweepParts, now: number, result: SweepResult, s
 		for (const [index, owner] of batch.entries()) {
 			const listings = Object.entries(directories[index] ?? {});
 			if (listings.length > 0 && !listings.some(([key, listing]) => deleted.has(key) && listing.expiresAt <= now)) continue;
-			const expired = await parts.ledger.directory.expire(owner, deleted, now);
+			const expired = await parts.ledger.directory.expire(owner, partition, deleted, now);
 			result.listingsDeleted += expired.listings;
 			if (expired.directoryDeleted) result.directoriesDeleted++;
 		}

@@ -79,8 +79,14 @@ export const Records = {
 	serverPurge: (serverId: string) => typed<PendingPurge>(Keys.serverPurge(serverId)),
 	/** Which process swept last, and when. */
 	sweepLease: () => typed<SweepLease>(Keys.sweepLease()),
-	/** The ids of one kind the sweep walks (records/Registry.ts). */
+	/** The ids of one kind the sweep walks, as the layout before partitions kept them (records/registryLayout.ts). */
 	registry: (kind: string) => Keys.registry(kind) as SetKey,
+	/** The ids of one kind met in one server (records/registryLayout.ts). */
+	registryOfServer: (kind: string, serverId: string) => Keys.registryOfServer(kind, serverId) as SetKey,
+	/** The server ids of one kind in one shard bucket (records/registryLayout.ts). */
+	registryOfBucket: (kind: string, bucket: number) => Keys.registryOfBucket(kind, bucket) as SetKey,
+	/** The servers of one shard bucket that have a registry partition (records/registryLayout.ts). */
+	registryServers: (bucket: number) => Keys.registryServers(bucket) as SetKey,
 	/** The chunks of a located archive holding a member's words (see ArchiveHead.located): a set of chunk numbers. */
 	archiveAuthorChunks: (scopeKey: string, authorId: string) => Keys.archiveAuthorChunks(scopeKey, authorId) as SetKey,
 	/** A registry bucket of the layout before sets (id → 1), whose ids move into the set. */

@@ -55,8 +55,14 @@ export const Keys = {
 	leftMembers: (serverId: string) => `left:${serverId}`,
 	/** A purge of a server the bot was removed from, waiting for `MEMORY_SERVER_PURGE_GRACE_HOURS`. */
 	serverPurge: (serverId: string) => `purge:server:${serverId}`,
-	/** A registry the sweep walks instead of scanning the store: a set of ids. */
+	/** A registry of the layout before partitions: one set of ids per kind, which the sweep moves into partitions. */
 	registry: (kind: string) => `registry:${kind}`,
+	/** The ids of one kind met in one server (`DM` for direct messages): a set, written by the server's shard alone. */
+	registryOfServer: (kind: string, serverId: string) => `registry:${kind}:server:${serverId}`,
+	/** The server ids of one kind (servers with a directory, pending purges) in one of the 64 shard buckets: a set. */
+	registryOfBucket: (kind: string, bucket: number) => `registry:${kind}:bucket:${bucket}`,
+	/** The servers of one of the 64 shard buckets that have a registry partition (`registry:<kind>:server:<id>`): a set. */
+	registryServers: (bucket: number) => `registry:servers-with-partitions:${bucket}`,
 	/** One of the 64 buckets a registry was kept in before it was a set (id → 1), read once to move its ids into the set. */
 	registryBucket: (kind: string, bucket: number) => `registry:${kind}:${bucket}`,
 	/** A value sealed with the store's encryption key, read at start-up to tell whether the configured keys open the store. */
