@@ -24,6 +24,7 @@ export type {
 	AutocompleteInput,
 	ClickButtonInput,
 	FakeInteraction,
+	MessageCommandInput,
 	SelectMenuInput,
 	SlashCommandInput,
 	UserMessageInput

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { constants, inflateSync } from 'node:zlib';
 import { ApplicationCommandRegistries, Command, container, Listener, LogLevel, RegisterBehavior, SapphireClient } from '@sapphire/framework';
-import { Events, GatewayIntentBits, GatewayOpcodes, InteractionResponseType, MessageFlags, type Message } from 'discord.js';
+import { ApplicationCommandType, Events, GatewayIntentBits, GatewayOpcodes, InteractionResponseType, MessageFlags, type Message } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { FakeDiscord } from '../../tools/fake-discord';
@@ -40,6 +40,19 @@ class LatePingCommand extends Command {
 	}
 }
 
+/** `Quote it`, on a message: answers with the message's author and text, as the interaction carries them. */
+class QuoteCommand extends Command {
+	public override registerApplicationCommands(registry: Command.Registry) {
+		registry.registerContextMenuCommand((builder) => builder.setName('Quote it').setType(ApplicationCommandType.Message));
+	}
+
+	public override async contextMenuRun(interaction: Command.ContextMenuCommandInteraction) {
+		if (!interaction.isMessageContextMenuCommand()) return;
+		const { targetMessage } = interaction;
+		await interaction.reply({ content: `${targetMessage.author.username} said: ${targetMessage.content}`, flags: MessageFlags.Ephemeral });
+	}
+}
+
 const LATE_MS = 200;
 
 const receivedMessages: Message[] = [];
@@ -73,11 +86,13 @@ describe('FakeDiscord with a real SapphireClient', () => {
 		await container.stores.loadPiece({ name: 'ping', piece: PingCommand, store: 'commands' });
 		await container.stores.loadPiece({ name: 'late-ping', piece: LatePingCommand, store: 'commands' });
 		await container.stores.loadPiece({ name: 'message-spy', piece: MessageSpy, store: 'listeners' });
+		await container.stores.loadPiece({ name: 'quote-it', piece: QuoteCommand, store: 'commands' });
 		const ready = once(client, Events.ClientReady);
 		await client.login('fake-token');
 		await ready;
 		await fake.waitForCommand('ping');
 		await fake.waitForCommand('late-ping');
+		await fake.waitForCommand('Quote it', { type: ApplicationCommandType.Message });
 	});
 
 	afterAll(async () => {
@@ -132,6 +147,15 @@ describe('FakeDiscord with a real SapphireClient', () => {
 		const channel = await client.channels.fetch(CHANNEL_ID);
 		const history = channel?.isTextBased() ? await channel.messages.fetch({ limit: 10, cache: false }) : undefined;
 		expect(history?.map((message) => message.content)).toEqual(['hello there']);
+	});
+
+	it('GIVEN a message command on a member’s message THEN the bot gets that message as the target and answers', async () => {
+		const sent = fake.sendMessage({ channelId: CHANNEL_ID, author: ALICE, content: 'the tide turns at six' });
+		const { id, payload } = fake.messageCommand({ name: 'Quote it', user: ALICE.id, messageId: String(sent.id) });
+		expect(payload.data).toMatchObject({ type: ApplicationCommandType.Message, target_id: String(sent.id) });
+		const { data } = await fake.waitForAnswer(id);
+		expect(data).toMatchObject({ content: 'alice said: the tide turns at six', flags: MessageFlags.Ephemeral });
+		expect(() => fake.messageCommand({ name: 'Quote it', user: ALICE.id, messageId: '399999999999999999' })).toThrow(/unknown message/);
 	});
 
 	it('GIVEN everything above THEN the bot asked for nothing the fake does not know', () => {

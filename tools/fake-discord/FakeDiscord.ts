@@ -1,16 +1,18 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayDispatchEvents, InteractionResponseType } from 'discord.js';
+import { type ApplicationCommandType, GatewayDispatchEvents, InteractionResponseType } from 'discord.js';
 import {
 	buttonData,
 	runCommand,
+	runMessageCommand,
 	selectData,
 	sendUserMessage,
 	useComponent,
 	type AutocompleteInput,
 	type ClickButtonInput,
 	type FakeInteraction,
+	type MessageCommandInput,
 	type SelectMenuInput,
 	type SlashCommandInput,
 	type UserMessageInput
@@ -146,9 +148,12 @@ export class FakeDiscord {
 		return this.#context.commands.list(guildId);
 	}
 
-	/** Resolves with a command once the bot has registered it (global, or in the guild when given). */
-	public waitForCommand(name: string, options: { guildId?: string; timeoutMs?: number } = {}): Promise<ApiObject> {
-		return this.#context.commands.waitFor(name, options.guildId, options.timeoutMs);
+	/**
+	 * Resolves with a command once the bot has registered it (global, or in the guild when given); `type` tells a message
+	 * command (`ApplicationCommandType.Message`) from a slash command of the same name.
+	 */
+	public waitForCommand(name: string, options: { guildId?: string; timeoutMs?: number; type?: ApplicationCommandType } = {}): Promise<ApiObject> {
+		return this.#context.commands.waitFor(name, options.guildId, options.timeoutMs, options.type);
 	}
 
 	/** A user sends a message: MESSAGE_CREATE is dispatched and the message joins the channel's history. */
@@ -164,6 +169,11 @@ export class FakeDiscord {
 	/** A user types into an autocomplete option: INTERACTION_CREATE type 4, that option `focused: true`. */
 	public autocomplete(input: AutocompleteInput): FakeInteraction {
 		return runCommand(this.#context, input);
+	}
+
+	/** A user runs a message command (the Apps menu on a message): INTERACTION_CREATE type 2, `data.type` 3, on that message. */
+	public messageCommand(input: MessageCommandInput): FakeInteraction {
+		return runMessageCommand(this.#context, input);
 	}
 
 	/** A user clicks a button: INTERACTION_CREATE type 3, component_type 2, with the message it sits on. */

@@ -40,6 +40,14 @@ export interface AutocompleteInput extends SlashCommandInput {
 	focused: string;
 }
 
+/** A message context-menu command (the Apps menu on a message) a user runs on a message the fake knows. */
+export interface MessageCommandInput extends Omit<InteractionActor, 'channelId'> {
+	/** The command's name as registered (its English name). */
+	name: string;
+	/** The message it is run on: its channel is where the interaction happens. */
+	messageId: string;
+}
+
 /** A user clicking a button of a message the fake knows (one a user or the bot sent, ephemeral replies included). */
 export interface ClickButtonInput extends Omit<InteractionActor, 'channelId'> {
 	customId: string;
@@ -113,6 +121,26 @@ export function runCommand(context: FakeContext, input: SlashCommandInput & { fo
 			...(definition?.guild_id ? { guild_id: definition.guild_id } : {})
 		};
 	});
+}
+
+/**
+ * Dispatches a message context-menu command (INTERACTION_CREATE type 2, `data.type` 3) on a message the fake knows, as
+ * Discord sends it: the message as `target_id` and in `resolved.messages`.
+ */
+export function runMessageCommand(context: FakeContext, input: MessageCommandInput): FakeInteraction {
+	const message = context.messages.find(input.messageId);
+	if (!message) throw new Error(`fake Discord: unknown message ${input.messageId}; a message command runs on a message the fake has seen`);
+	const channelId = String(message.channel_id);
+	const guildId = context.state.findChannel(channelId)?.guild_id;
+	const definition = context.commands.findByName(input.name, guildId ? String(guildId) : undefined, ApplicationCommandType.Message);
+	return dispatchInteraction(context, InteractionType.ApplicationCommand, { ...input, channelId }, () => ({
+		id: definition?.id ?? context.snowflakes.next(),
+		name: input.name,
+		type: ApplicationCommandType.Message,
+		target_id: input.messageId,
+		resolved: { messages: { [input.messageId]: message } },
+		...(definition?.guild_id ? { guild_id: definition.guild_id } : {})
+	}));
 }
 
 /** Dispatches a message component interaction (type 3) on a message the fake knows. */

@@ -78,11 +78,11 @@ export class CommandRegistry {
 		return previous.length !== this.list(guildId).length;
 	}
 
-	/** Resolves with the command once one of that name is registered (at once if it is). */
-	public async waitFor(name: string, guildId?: string, timeoutMs = 5000): Promise<ApiObject> {
+	/** Resolves with the command once one of that name (and type: a slash command by default) is registered (at once if it is). */
+	public async waitFor(name: string, guildId?: string, timeoutMs = 5000, type: number = ApplicationCommandType.ChatInput): Promise<ApiObject> {
 		const signal = AbortSignal.timeout(timeoutMs);
 		for (;;) {
-			const command = this.findByName(name, guildId);
+			const command = this.findByName(name, guildId, type);
 			if (command) return command;
 			await once(this.#events, 'change', { signal }).catch(() => {
 				throw new Error(`fake Discord: no command named ${name} was registered within ${timeoutMs} ms`);
