@@ -2,7 +2,10 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { SessionText } from '../../src/plugin/SessionText';
 import { answer } from './reply';
 
-/** `/session help`. */
+/** `/session help`: the subcommands, and the message commands by the names the member sees. */
 export async function runHelp(interaction: ChatInputCommandInteraction, text: SessionText): Promise<void> {
-	await answer(interaction, text.get('help.text'));
+	await answer(
+		interaction,
+		text.get('help.text', { forgetMessage: text.get('apps.forget.name'), rememberMessage: text.get('apps.remember.name') })
+	);
 }

@@ -3,6 +3,7 @@ import {
 	type ChatInputCommandInteraction,
 	type InteractionEditReplyOptions,
 	type InteractionReplyOptions,
+	type MessageContextMenuCommandInteraction,
 	MessageFlags
 } from 'discord.js';
 import type { SessionText } from '../../src/plugin/SessionText';
@@ -10,8 +11,8 @@ import type { SessionText } from '../../src/plugin/SessionText';
 /** What `/session` and its buttons answer: a text, or a message with components or files. */
 export type SessionAnswer = string | Omit<InteractionReplyOptions, 'flags'>;
 
-/** The interactions `/session` answers: the command, and the buttons on its answers. */
-export type SessionInteraction = ChatInputCommandInteraction | ButtonInteraction;
+/** The interactions `/session` answers: the command, the buttons on its answers, and the message commands. */
+export type SessionInteraction = ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction;
 
 /** Every `/session` answer is ephemeral: only the member who asked sees their memory. */
 export function ephemeral(options: SessionAnswer): InteractionReplyOptions & { flags: MessageFlags.Ephemeral } {
@@ -22,7 +23,7 @@ export function ephemeral(options: SessionAnswer): InteractionReplyOptions & { f
  * Acknowledges a command at once with an ephemeral "thinking…" placeholder, which {@link answer} then fills in: Discord
  * gives an interaction 3 seconds for its first answer, and a store a few milliseconds away can take longer than that.
  */
-export async function deferAnswer(interaction: ChatInputCommandInteraction): Promise<void> {
+export async function deferAnswer(interaction: ChatInputCommandInteraction | MessageContextMenuCommandInteraction): Promise<void> {
 	if (!interaction.deferred && !interaction.replied) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 }
 

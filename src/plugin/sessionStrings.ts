@@ -117,7 +117,26 @@ export const SESSION_STRINGS = {
 		'`/{{command}} export`: download all your data as a compressed JSON file\n' +
 		'`/{{command}} privacy level:<minimal|partial|full> cross_server:<true|false>`: choose what is remembered\n' +
 		'  (`full` forgets everything about you first, and asks to confirm)\n' +
-		'`/{{command}} wipe-channel`: moderators only, forget a channel’s memory',
+		'`/{{command}} wipe-channel`: moderators only, forget a channel’s memory\n' +
+		'On a message, in the Apps menu: **{{forgetMessage}}** (your own message, or the persona’s reply to you) and ' +
+		'**{{rememberMessage}}** (keep it in your profile)',
+
+	'apps.forget.name': 'Forget this message',
+	'apps.remember.name': 'Remember this',
+	'apps.forget.forgotten':
+		'Forgotten: memory holds nothing of this message any more, nor of the persona’s replies to it, and will not store it ' +
+		'again. It stays on Discord.',
+	'apps.forget.forgottenReply': 'Forgotten: memory holds nothing of this reply any more, and will not store it again. It stays on Discord.',
+	'apps.forget.notYours':
+		'This message is not yours, so memory keeps it: you can have it forget your own messages and the persona’s replies to ' +
+		'you (moderators, any message). Nothing was changed.',
+	'apps.forget.notStored': 'Memory holds nothing of this message, and nothing says it is yours. Nothing was changed.',
+	'apps.remember.remembered': 'Kept in your profile: “{{note}}”. `/{{command}} profile` shows it.',
+	'apps.remember.notMinimal':
+		'Your privacy level is {{level}}, so memory keeps no profile about you. `/{{command}} privacy level:minimal` lets it.',
+	'apps.remember.notYours': 'You can keep your own messages and the persona’s replies to you, not this one. Nothing was kept.',
+	'apps.remember.notStored': 'Memory holds no copy of this message to keep. Nothing was kept.',
+	'apps.remember.empty': 'This message has no text to keep. Nothing was kept.',
 
 	'privacy.explained.minimal': 'conversations are remembered, and so are a profile and topic notes about you',
 	'privacy.explained.partial': 'conversations are remembered, but no profile or topic notes about you',

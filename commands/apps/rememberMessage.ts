@@ -1,0 +1,29 @@
+import type { MessageContextMenuCommandInteraction } from 'discord.js';
+import type { MemoryEngine } from '../../src/engine';
+import type { SessionText } from '../../src/plugin/SessionText';
+import type { SessionStringKey } from '../../src/plugin/sessionStrings';
+import { levelName } from '../session/privacy';
+import { answer } from '../session/reply';
+import { discordAuthorOf } from './target';
+
+/** Remember this: the message's text as a note of the member's profile, if it is theirs or a persona's reply to them. */
+export async function runRememberMessage(interaction: MessageContextMenuCommandInteraction, memory: MemoryEngine, text: SessionText): Promise<void> {
+	const { targetMessage } = interaction;
+	const result = await memory.rememberMessage({
+		serverId: interaction.guildId,
+		channelId: targetMessage.channelId,
+		messageId: targetMessage.id,
+		userId: interaction.user.id,
+		authorId: discordAuthorOf(targetMessage),
+		text: targetMessage.content
+	});
+	const answers: Record<typeof result.outcome, SessionStringKey> = {
+		remembered: 'apps.remember.remembered',
+		'not-minimal': 'apps.remember.notMinimal',
+		'not-yours': 'apps.remember.notYours',
+		'not-stored': 'apps.remember.notStored',
+		empty: 'apps.remember.empty'
+	};
+	const level = result.privacyLevel === undefined ? '' : levelName(result.privacyLevel, text);
+	return answer(interaction, text.get(answers[result.outcome], { note: result.note ?? '', level }));
+}
