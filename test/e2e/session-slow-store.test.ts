@@ -221,6 +221,23 @@ describe('/session on a store every call of which answers late: the first answer
 			expect(archive.length).toBeGreaterThan(0);
 		});
 
+		it('WHEN they forget one message and keep another from the Apps menu THEN each answers within 3 s, and does it', async () => {
+			// Asides Sol does not answer: memory holds no copy, and Discord names the member their author.
+			const aside = bot.fake.sendMessage({ channelId: GENERAL, author: member.id, content: `// ${member.username}'s gate code is 0815` });
+			const forgot = await answered(
+				'Forget this message',
+				bot.fake.messageCommand({ name: 'Forget this message', user: member.id, messageId: String(aside.id) })
+			);
+			expect(forgot.data.content).toMatch(/^Forgotten/);
+			const kept = bot.fake.sendMessage({ channelId: GENERAL, author: member.id, content: `// ${member.username} takes the night train` });
+			const remembered = await answered(
+				'Remember this',
+				bot.fake.messageCommand({ name: 'Remember this', user: member.id, messageId: String(kept.id) })
+			);
+			expect(remembered.data.content).toMatch(/^Kept in your profile/);
+			expect((await container.memory.getProfile(member.id))?.notes).toContain(`// ${member.username} takes the night train`);
+		});
+
 		it('WHEN they clear their short-term memory THEN it counts their conversations, and the export holds none', async () => {
 			const { data } = await session(member.id, 'clear');
 
