@@ -121,6 +121,21 @@ describe.each(backends)('forgetMessage, on $name', (backend) => {
 		expect(await holdersOf(under, 'dentist on Friday')).not.toEqual([]);
 	});
 
+	it('WHEN Theo names Maya’s DM channel THEN he may forget nothing of it: the channel is no proof that it is his', async () => {
+		const messageId = snowflake();
+		const replyId = snowflake();
+		await engine().recordTurn({
+			...turn({ who: MAYA, serverId: null, channelId: DM_CHANNEL }),
+			history: [said(MAYA, 'my passport number is X7781', clock.current, messageId)],
+			responses: [{ text: 'Passport X7781, noted.', personaId: 'sol', personaName: 'Sol', messageId: replyId }]
+		});
+		for (const id of [messageId, replyId]) {
+			const result = await engine().forgetMessage({ serverId: null, channelId: DM_CHANNEL, messageId: id, userId: THEO.id });
+			expect(result.outcome).toBe('not-yours');
+		}
+		expect(await holdersOf(under, 'X7781')).not.toEqual([]);
+	});
+
 	it('WHEN the request is malformed THEN it is refused with INVALID_INPUT and nothing is forgotten', async () => {
 		const { addressId } = await addressThenChatter();
 		await expect(engine().forgetMessage({ ...where, messageId: addressId, userId: 'not an id' })).rejects.toMatchObject({

@@ -1,21 +1,19 @@
 import type { StoredMessage } from '../schemas';
 
-/** Who asks about one message of a channel: the member, and who wrote it as Discord says (the plugin passes it). */
+/** Who asks about one message: the member, and who wrote it as Discord says (the plugin passes it). */
 export interface MessageRequester {
-	serverId: string | null;
 	userId: string;
 	authorId?: string;
 }
 
 /**
- * Whether the message memory holds as `stored` (null: none) is the member's to have forgotten or kept: in a DM, every
- * message of it (the conversation is the member's); elsewhere the member's own message, or a persona's reply to their turn,
- * read from what memory stored, never from the request. A message memory does not hold is the member's when Discord names
- * them its author. `not-yours`: memory holds it and it is someone else's; `not-stored`: memory holds no copy and nothing
- * says the member wrote it.
+ * Whether the message memory holds as `stored` (null: none) is the member's to have forgotten or kept: their own message, or
+ * a persona's reply to their turn (in a DM, that is every message of it), read from what memory stored, never from the
+ * request: the channel a host names is not proof that it is the member's DM. A message memory does not hold is the member's
+ * when Discord names them its author. `not-yours`: memory holds it and it is someone else's; `not-stored`: memory holds no
+ * copy and nothing says the member wrote it.
  */
 export function messageOwnership(stored: StoredMessage | null, request: MessageRequester): 'theirs' | 'not-yours' | 'not-stored' {
-	if (request.serverId === null) return 'theirs';
 	if (!stored) return request.authorId === request.userId ? 'theirs' : 'not-stored';
 	const answersThem = stored.role === 'persona' && stored.replyToAuthorId === request.userId;
 	return stored.authorId === request.userId || answersThem ? 'theirs' : 'not-yours';

@@ -126,7 +126,7 @@ export const RememberMessageSchema = z.object({
 	serverId: ServerIdSchema.nullable(),
 	channelId: IdSchema,
 	messageId: MessageIdSchema,
-	/** The member who asks: it must be their own message, or a persona's reply to them (any message of their DM). */
+	/** The member who asks: it must be their own message, or a persona's reply to them. */
 	userId: IdSchema,
 	/** Who wrote the message, as Discord says: a member's own message memory does not hold is then theirs all the same. */
 	authorId: IdSchema.optional(),
