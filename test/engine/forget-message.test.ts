@@ -129,10 +129,12 @@ describe.each(backends)('forgetMessage, on $name', (backend) => {
 			history: [said(MAYA, 'my passport number is X7781', clock.current, messageId)],
 			responses: [{ text: 'Passport X7781, noted.', personaId: 'sol', personaName: 'Sol', messageId: replyId }]
 		});
-		for (const id of [messageId, replyId]) {
-			const result = await engine().forgetMessage({ serverId: null, channelId: DM_CHANNEL, messageId: id, userId: THEO.id });
-			expect(result.outcome).toBe('not-yours');
-		}
+		for (const id of [messageId, replyId])
+			for (const moderator of [false, true]) {
+				// A DM has no moderator.
+				const result = await engine().forgetMessage({ serverId: null, channelId: DM_CHANNEL, messageId: id, userId: THEO.id, moderator });
+				expect(result.outcome).toBe('not-yours');
+			}
 		expect(await holdersOf(under, 'X7781')).not.toEqual([]);
 	});
 

@@ -51,6 +51,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 			namesMember: fc.boolean()
 		})
 	},
+	{
+		weight: 4,
+		arbitrary: fc.record({ kind: fc.constant('forgetMessage' as const), pick: fc.nat(), by: member, moderator: fc.nat(3).map((n) => n === 3) })
+	},
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), pick: fc.nat(), withText: fc.boolean() }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('clear' as const), member }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('clearAll' as const), member }) },

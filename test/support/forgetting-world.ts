@@ -57,6 +57,8 @@ export type Step =
 	| { kind: 'chat'; member: number; place: Place }
 	| { kind: 'ask'; member: number; place: Place; persona: number; word: number }
 	| { kind: 'delete'; picks: number[]; stale: boolean; namesMember: boolean }
+	/** Forget this message: a member (or, as a moderator, anyone's) asks memory to forget one message, which stays on Discord. */
+	| { kind: 'forgetMessage'; pick: number; by: number; moderator: boolean }
 	| { kind: 'edit'; pick: number; withText: boolean }
 	| { kind: 'clear'; member: number }
 	| { kind: 'clearAll'; member: number }

@@ -219,6 +219,8 @@ export class SmallDiscord {
 		switch (step.kind) {
 			case 'delete':
 				return this.delete(step);
+			case 'forgetMessage':
+				return this.forgetMessage(step);
 			case 'edit': {
 				// Discord names every message by id; one the host gave none for cannot be told apart.
 				const candidates = this.model.posted.filter((message) => message.role === 'user' && message.id !== undefined);
@@ -300,6 +302,36 @@ export class SmallDiscord {
 				first.channelId,
 				this.log(first.channelId).filter((message) => !deleted.includes(message))
 			);
+	}
+
+	/**
+	 * Forget this message, as the plugin asks it: Discord names a member's message's author, never a persona's. A member's
+	 * own message is forgotten, a persona's reply to them too when memory holds it, anyone else's never unless by a
+	 * moderator. The message stays on Discord, so the host's later histories still carry it: it must never be stored again.
+	 */
+	private async forgetMessage(step: Extract<Step, { kind: 'forgetMessage' }>): Promise<void> {
+		const named = this.model.posted.filter((message) => message.id !== undefined);
+		if (named.length === 0) return;
+		const message = named[step.pick % named.length]!;
+		const member = this.member(step.by);
+		const result = await this.engine.forgetMessage({
+			serverId: message.serverId,
+			channelId: message.channelId,
+			messageId: message.id!,
+			userId: member.id,
+			...(message.role === 'user' ? { authorId: message.authorId } : {}),
+			moderator: step.moderator
+		});
+		const theirs = message.role === 'user' ? message.authorId === member.id : message.answers?.memberId === member.id;
+		// A DM has no moderator.
+		const moderator = step.moderator && message.serverId !== null;
+		const expected =
+			moderator || (theirs && message.role === 'user') ? ['forgotten'] : theirs ? ['forgotten', 'not-stored'] : ['not-yours', 'not-stored'];
+		if (!expected.includes(result.outcome))
+			this.leaks.push(
+				`forgetMessage by ${member.name} of ${JSON.stringify(message.id)} answered ${result.outcome}, not ${expected.join(' or ')}`
+			);
+		if (result.outcome === 'forgotten') this.model.deleted([message], `step ${JSON.stringify(step)}`);
 	}
 
 	private async saveTopic(index: number): Promise<void> {

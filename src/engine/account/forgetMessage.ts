@@ -12,9 +12,12 @@ export const NOTHING_CHANGED: Readonly<MessagesChangeResult> = Object.freeze({
 	summariesDropped: 0
 });
 
-/** Why `request`'s member may not have memory forget the message it holds as `stored` (see messageOwner.ts), or null: a moderator may any. */
+/**
+ * Why `request`'s member may not have memory forget the message it holds as `stored` (see messageOwner.ts), or null: a
+ * moderator may any message of their server (a DM has no moderator).
+ */
 export function forgetting(stored: StoredMessage | null, request: ForgetMessageRequest): Exclude<ForgetMessageResult['outcome'], 'forgotten'> | null {
-	if (request.moderator === true) return null;
+	if (request.moderator === true && request.serverId !== null) return null;
 	const ownership = messageOwnership(stored, request);
 	return ownership === 'theirs' ? null : ownership;
 }

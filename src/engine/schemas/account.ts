@@ -96,7 +96,7 @@ export const ForgetMessageSchema = z.object({
 	 * the same, so that no later turn stores it. Without it, such a message is answered `not-stored`.
 	 */
 	authorId: IdSchema.optional(),
-	/** Whether the member may manage messages in that channel (Manage Messages): then anyone's message may be forgotten. */
+	/** Whether the member may manage messages in that channel (Manage Messages): then anyone's message may be forgotten (not in a DM). */
 	moderator: z.boolean().optional()
 });
 
