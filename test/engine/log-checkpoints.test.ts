@@ -6,18 +6,22 @@ import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { backends, openEngine, TestClock } from '../support/backends';
+import { noise } from '../support/noise';
 import { MAYA, said, turn } from '../support/turns';
 
 const sqlite = backends.find((backend) => backend.name === 'sqlite')!;
 
-/** Turns of ten 2,000-character messages, recorded back to back (no turn of the event loop passes without a call). */
+/**
+ * Turns of ten messages of some 2,000 characters, recorded back to back (no turn of the event loop passes without a call):
+ * random text, which the store's compression takes to three quarters, where repeated words would shrink to nothing.
+ */
 async function recordBusily(engine: Awaited<ReturnType<typeof openEngine>>['engine'], clock: TestClock, turns: number) {
 	for (let at = 0; at < turns; at++) {
 		clock.advance(60_000);
 		const history = Array.from({ length: 10 }, (_, offset) =>
 			said(
 				MAYA,
-				`turn ${at} message ${offset} `.padEnd(2_000, 'we walked along the river and talked about the bridge '),
+				`turn ${at} message ${offset} ${noise(1_500)}`,
 				clock.current - 100 + offset
 			)
 		);

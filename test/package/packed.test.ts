@@ -97,9 +97,9 @@ describe('GIVEN the package as npm packs it', () => {
 
 	// The size is a budget that catches what would bloat the package at once (a source map, a bundled dependency, the
 	// sources: each tens of kB), with some room for the engine's own growth and the public declarations' doc comments.
-	it('THEN the tarball is under 180 kB, with no source map and no source file', () => {
+	it('THEN the tarball is under 200 kB, with no source map and no source file', () => {
 		console.log(`[package] ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.files.length} files`);
-		expect(packed.size).toBeLessThan(180_000);
+		expect(packed.size).toBeLessThan(200_000);
 		expect(packed.files.filter((file) => /\.map$|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts'))).toEqual([]);
 	});
 
