@@ -19,11 +19,7 @@ async function recordBusily(engine: Awaited<ReturnType<typeof openEngine>>['engi
 	for (let at = 0; at < turns; at++) {
 		clock.advance(60_000);
 		const history = Array.from({ length: 10 }, (_, offset) =>
-			said(
-				MAYA,
-				`turn ${at} message ${offset} ${noise(1_500)}`,
-				clock.current - 100 + offset
-			)
+			said(MAYA, `turn ${at} message ${offset} ${noise(1_500)}`, clock.current - 100 + offset)
 		);
 		await engine.recordTurn(turn({ history, reply: 'Noted.', timestamp: clock.current }));
 	}
