@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyvSqliteAdapter } from '../../src/engine/store/KeyvSqliteAdapter';
+import { MemoryStore } from '../../src/engine/store/MemoryStore';
 import { SqliteAdapter } from '../../src/engine/store/SqliteAdapter';
 import { COMPRESS_FROM_CHARS } from '../../src/engine/store/sqliteValues';
 import { compressedTexts, sqliteFilesHolding } from '../support/store-inspection';
@@ -111,6 +112,28 @@ describe('GIVEN the engine’s SQLite store', () => {
 		expect(await keyvDriver.compareAndSet('memory:row', chunkText('first'), chunkText('second'))).toBe(true);
 		expect(await keyvDriver.get('memory:row')).toBe(chunkText('second'));
 		await keyvDriver.disconnect();
+	});
+});
+
+describe('GIVEN a compressed row that does not inflate (a damaged row)', () => {
+	it('THEN the store reads it as damaged, the rows beside it as they are, and the next write replaces it', async () => {
+		const path = newPath();
+		const adapter = new SqliteAdapter(path);
+		await adapter.set('memory:kept', chunkText('kept'));
+		await adapter.disconnect();
+		const db = new Database(path);
+		db.prepare('INSERT INTO keyv (key, value) VALUES (?, ?)').run('memory:broken', Buffer.from('78 01 not a zlib stream at all'));
+		db.close();
+		const store = await MemoryStore.open({ storeUrl: `sqlite://${path}`, namespace: 'memory' });
+		try {
+			const [broken, kept] = await store.getManyChecked<unknown>(['broken', 'kept']);
+			expect(broken).toEqual({ value: undefined, damaged: true });
+			expect(kept!.damaged).toBe(false);
+			await store.update<{ fixed: boolean }>('broken', () => ({ value: { fixed: true } }));
+			expect(await store.get('broken')).toEqual({ fixed: true });
+		} finally {
+			await store.close();
+		}
 	});
 });
 

@@ -449,6 +449,15 @@ export function sqliteFilesHolding(storeUrl: string, text: string): string[] {
 	});
 }
 
+/** A compressed value's text; one that does not inflate (a damaged row) as its bytes in hexadecimal, still searchable. */
+function inflated(value: Buffer): string {
+	try {
+		return inflateSync(value).toString('utf8');
+	} catch {
+		return `uninflatable ${value.toString('hex')}`;
+	}
+}
+
 /** The zlib header the store's compression writes (level 1: `78 01`), where a compressed value begins. */
 const ZLIB_HEADER = Buffer.from([0x78, 0x01]);
 
@@ -532,7 +541,7 @@ function sqliteTableRows(file: string, setsAsValues: boolean): { key: string; va
 		const rows = db
 			.prepare<[], { key: string; value: string | Buffer }>(`SELECT key, value FROM keyv UNION ALL ${sqliteSetRows(setsAsValues)}`)
 			.all();
-		return rows.map(({ key, value }) => ({ key, value: Buffer.isBuffer(value) ? inflateSync(value).toString('utf8') : value }));
+		return rows.map(({ key, value }) => ({ key, value: Buffer.isBuffer(value) ? inflated(value) : value }));
 	} finally {
 		db.close();
 	}

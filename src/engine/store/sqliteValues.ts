@@ -26,9 +26,19 @@ export function storedValue(text: string): SqliteValue {
 	return compressed.length < Buffer.byteLength(text) ? compressed : text;
 }
 
+/**
+ * What a BLOB that does not inflate (a damaged row) reads as: not JSON, so the store reads it as damaged and the next write
+ * replaces it (a compare-and-set compares this same text), where a throw would fail every read that includes the row.
+ */
+export const UNINFLATABLE = 'a compressed value that does not inflate';
+
 /** The text a row holds: a BLOB is a zlib stream (see {@link storedValue}), anything else is the text as written. */
 export function valueText(stored: unknown): string | undefined {
 	if (stored === undefined || stored === null) return undefined;
-	if (Buffer.isBuffer(stored) || stored instanceof Uint8Array) return inflateSync(stored).toString('utf8');
-	return String(stored);
+	if (!Buffer.isBuffer(stored) && !(stored instanceof Uint8Array)) return String(stored);
+	try {
+		return inflateSync(stored).toString('utf8');
+	} catch {
+		return UNINFLATABLE;
+	}
 }
