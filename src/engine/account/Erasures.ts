@@ -28,7 +28,8 @@ import type { AccountParts } from './AccountParts';
 import { clearAll, clearShortTerm, forgetMemberIn } from './erasure';
 import { eraseLongTerm } from './longTerm';
 import { updateProfile } from './profile';
-import { forgetting, NOTHING_CHANGED } from './forgetMessage';
+import { forgetting } from './forgetMessage';
+import { noChanges } from '../ledger/changeMessages';
 import { writerOf } from './messageOwner';
 import { forgetTopic } from './topics';
 
@@ -131,7 +132,7 @@ export class Erasures {
 		const stored = await this.parts.account.ledger.findMessage({ serverId, channelId, userId }, messageId);
 		const writtenBy = writerOf(stored);
 		const refused = forgetting(stored, parsed);
-		if (refused) return { outcome: refused, writtenBy, changes: NOTHING_CHANGED };
+		if (refused) return { outcome: refused, writtenBy, changes: noChanges() };
 		const inDm = serverId === null ? { userId } : {};
 		const changes = await this.messagesChanged({ serverId, channelId, ...inDm, messageIds: [messageId], kind: 'deleted' });
 		return { outcome: 'forgotten', writtenBy, changes };

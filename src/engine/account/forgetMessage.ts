@@ -1,16 +1,5 @@
 import { messageOwnership } from './messageOwner';
-import type { ForgetMessageRequest, ForgetMessageResult, MessagesChangeResult, StoredMessage } from '../schemas';
-
-/** What a refused request changed. */
-export const NOTHING_CHANGED: Readonly<MessagesChangeResult> = Object.freeze({
-	entriesChanged: 0,
-	messagesRemoved: 0,
-	messagesEdited: 0,
-	archivedMessagesRemoved: 0,
-	archivedMessagesEdited: 0,
-	digestLinesRemoved: 0,
-	summariesDropped: 0
-});
+import type { ForgetMessageRequest, ForgetMessageResult, StoredMessage } from '../schemas';
 
 /**
  * Why `request`'s member may not have memory forget the message it holds as `stored` (see messageOwner.ts), or null: a

@@ -17,6 +17,19 @@ export interface ChangedMessages {
 	summariesDropped: { key: string; entry: ShortTermEntry }[];
 }
 
+/** A change that took nothing out and edited nothing: every count 0. */
+export function noChanges(): MessagesChangeResult {
+	return {
+		entriesChanged: 0,
+		messagesRemoved: 0,
+		messagesEdited: 0,
+		archivedMessagesRemoved: 0,
+		archivedMessagesEdited: 0,
+		digestLinesRemoved: 0,
+		summariesDropped: 0
+	};
+}
+
 /** The change as every copy takes it: capture cleans and cuts a new text as it does a captured one. */
 export function revisionOf(change: MessagesChange): ArchiveRevision {
 	if (change.kind === 'deleted') return { deleted: new Set(change.messageIds), dropped: new Set(), texts: new Map() };
@@ -44,15 +57,7 @@ export function revisionOf(change: MessagesChange): ArchiveRevision {
 export async function changeMessages(parts: LedgerParts, changes: readonly MessagesChange[], now: number): Promise<ChangedMessages> {
 	const { store, config } = parts;
 	const changed: ChangedMessages = {
-		result: {
-			entriesChanged: 0,
-			messagesRemoved: 0,
-			messagesEdited: 0,
-			archivedMessagesRemoved: 0,
-			archivedMessagesEdited: 0,
-			digestLinesRemoved: 0,
-			summariesDropped: 0
-		},
+		result: noChanges(),
 		summariesDropped: []
 	};
 	if (changes.length === 0) return changed;
