@@ -4,19 +4,11 @@ import type { SessionText } from '../../src/plugin/SessionText';
 import type { SessionStringKey } from '../../src/plugin/sessionStrings';
 import { levelName } from '../session/privacy';
 import { answer } from '../session/reply';
-import { discordAuthorOf } from './target';
+import { messageRequest } from './target';
 
 /** Remember this: the message's text as a note of the member's profile, if it is theirs or a persona's reply to them. */
 export async function runRememberMessage(interaction: MessageContextMenuCommandInteraction, memory: MemoryEngine, text: SessionText): Promise<void> {
-	const { targetMessage } = interaction;
-	const result = await memory.rememberMessage({
-		serverId: interaction.guildId,
-		channelId: targetMessage.channelId,
-		messageId: targetMessage.id,
-		userId: interaction.user.id,
-		authorId: discordAuthorOf(targetMessage),
-		text: targetMessage.content
-	});
+	const result = await memory.rememberMessage({ ...messageRequest(interaction), text: interaction.targetMessage.content });
 	const answers: Record<typeof result.outcome, SessionStringKey> = {
 		remembered: 'apps.remember.remembered',
 		'not-minimal': 'apps.remember.notMinimal',

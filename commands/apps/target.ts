@@ -1,4 +1,4 @@
-import type { Message } from 'discord.js';
+import type { Message, MessageContextMenuCommandInteraction } from 'discord.js';
 
 /**
  * The member who wrote a message, as Discord says: its author, unless a bot or a webhook sent it (a persona's reply, a proxy
@@ -6,4 +6,16 @@ import type { Message } from 'discord.js';
  */
 export function discordAuthorOf(message: Message): string | undefined {
 	return message.webhookId === null && !message.author.bot ? message.author.id : undefined;
+}
+
+/** What a message command asks memory about: the message it was run on, who runs it, and who Discord says wrote it. */
+export function messageRequest(interaction: MessageContextMenuCommandInteraction) {
+	const { targetMessage } = interaction;
+	return {
+		serverId: interaction.guildId,
+		channelId: targetMessage.channelId,
+		messageId: targetMessage.id,
+		userId: interaction.user.id,
+		authorId: discordAuthorOf(targetMessage)
+	};
 }
