@@ -8,11 +8,11 @@ import { DM_SERVER_ID } from '../schemas/primitives';
 import { channelEntries } from './channelEntries';
 import type { LedgerParts } from './LedgerParts';
 
-/** The channel a message was written in: `serverId` null in a DM, whose member is `userId`. */
+/** The channel a message was written in, and the member who asks: `serverId` null in a DM, which is then `userId`'s. */
 export interface MessagePlace {
 	serverId: string | null;
 	channelId: string;
-	userId?: string;
+	userId: string;
 }
 
 /**
@@ -24,8 +24,11 @@ export interface MessagePlace {
 export async function findMessage(parts: LedgerParts, place: MessagePlace, messageId: string): Promise<StoredMessage | null> {
 	const { store } = parts;
 	const serverId = place.serverId ?? DM_SERVER_ID;
-	const [listed] = await store.getMany<ChannelArchiveListings>([Records.channelArchives(serverId, place.channelId)]);
-	const [entryKeys = []] = await channelEntries(parts, [place], [listed]);
+	// The place names its member, so its directories and its archive list are read at once.
+	const [[listed], [entryKeys = []]] = await Promise.all([
+		store.getMany<ChannelArchiveListings>([Records.channelArchives(serverId, place.channelId)]),
+		channelEntries(parts, [place], [])
+	]);
 	const entries = await store.getMany<ShortTermEntry>(entryKeys.map(Records.entry));
 	const inEntry = entries.flatMap((entry) => entry?.messages ?? []).find((message) => message.id === messageId);
 	if (inEntry) return inEntry;
