@@ -3,6 +3,8 @@ import { Accounts } from './account/Accounts';
 import { Erasures } from './account/Erasures';
 import { TurnRecorder } from './capture/TurnRecorder';
 import { ContextBuilder } from './context/ContextBuilder';
+import { PendingSources } from './context/PendingSources';
+import { ContextSourceRecords } from './records/contextSourceRecords';
 import { Operators } from './maintenance/Operators';
 import { Archive } from './archive/Archive';
 import { ChannelArchives } from './archive/ChannelArchives';
@@ -117,17 +119,20 @@ export class EngineParts {
 			logger,
 			counters: this.stats.sweeps
 		});
+		// What each reply's context drew on: held from buildContext to recordTurn, then kept for the short-term TTL.
+		const sources = { pending: new PendingSources(), records: new ContextSourceRecords(store, config.ttlHours * 3_600_000) };
 		this.capture = {
 			config,
 			ledger,
 			settings,
+			sources,
 			onSkip: (reason) => this.stats.skipped(reason),
 			forgetAgain: async (userId, what, at) => {
 				await this.erasures.run(() => ledger.forgetMember(userId, what, at));
 			}
 		};
 		this.context = { store, archive: this.archive, settings, config };
-		this.account = { store, config, ledger, settings, settled: () => this.captures.settled() };
+		this.account = { store, config, ledger, settings, sources: sources.records, settled: () => this.captures.settled() };
 		this.logger = logger;
 		this.erasures = new Erasures({
 			account: this.account,
@@ -140,7 +145,7 @@ export class EngineParts {
 		this.accounts = new Accounts(this.account, now);
 		const { stats, captures, summarizer, capture, context } = this;
 		this.turns = new TurnRecorder({ capture, captures, summarizer, stats, replyCalls, now });
-		this.contexts = new ContextBuilder({ context, stats, replyCalls, now });
+		this.contexts = new ContextBuilder({ context, stats, replyCalls, pending: sources.pending, now });
 		this.operators = new Operators({ store, archive: this.archive, config }, now);
 	}
 

@@ -11,6 +11,7 @@ import { checkEngineOptions, type MemoryEngineOptions } from './MemoryEngineOpti
 import type { StoreInventory } from './records/inventory';
 import type { ResealResult } from './records/RecordStore';
 import type { ClearAllResult, ClearShortTermResult, ContextRequest, MemoryContext, MemoryStatus, MemoryTurn } from './schemas';
+import type { ContextSources, ContextSourcesViewer } from './schemas';
 import type { ForgetMessageRequest, ForgetMessageResult, RememberMessageRequest, RememberMessageResult } from './schemas';
 import type { MessagesChange, MessagesChangeResult, ProfilePatch, RecordTurnResult, ServerSettings, ServerSettingsPatch } from './schemas';
 import type { StatusLocation, SummaryTarget, TopicListing, TopicNote, UserExport, UserProfile, UserSettings, UserSettingsPatch } from './schemas';
@@ -132,6 +133,15 @@ export class MemoryEngine {
 	 */
 	public async rememberMessage(request: RememberMessageRequest): Promise<RememberMessageResult> {
 		return this.open().accounts.rememberMessage(request);
+	}
+
+	/**
+	 * What did you remember?: the stored messages the context of one persona reply drew on, per tier, as the member asking
+	 * may see them now (channels they cannot view, and other members' words from elsewhere, counted, not shown), each marked
+	 * `own` when they may forget it. Kept for the short-term TTL, erased with the member.
+	 */
+	public async contextSources(replyMessageId: string, viewer: ContextSourcesViewer): Promise<ContextSources> {
+		return this.open().accounts.contextSources(replyMessageId, viewer);
 	}
 
 	/** Resolves once the background summarizer has nothing running or queued to run now (scripts, tests). */

@@ -1,5 +1,6 @@
 import type { MemoryConfig } from '../config';
 import type { MessageLedger } from '../ledger/MessageLedger';
+import type { ContextSourceRecords } from '../records/contextSourceRecords';
 import type { SettingsRepository } from '../records/SettingsRepository';
 import type { RecordStore } from '../records/RecordStore';
 
@@ -9,6 +10,8 @@ export interface AccountParts {
 	config: MemoryConfig;
 	ledger: MessageLedger;
 	settings: SettingsRepository;
+	/** What each persona reply's context drew on. */
+	sources: ContextSourceRecords;
 	/** Resolves once every capture started before the call has finished. */
 	settled: () => Promise<void>;
 }

@@ -1,7 +1,11 @@
 import {
 	assertId,
+	type ContextSources,
+	type ContextSourcesViewer,
+	ContextSourcesViewerSchema,
 	parseInput,
 	type MemoryStatus,
+	ReplyMessageIdSchema,
 	type RememberMessageRequest,
 	type RememberMessageResult,
 	RememberMessageSchema,
@@ -16,6 +20,7 @@ import {
 } from '../schemas';
 import { readInput } from '../schemas/readInput';
 import type { AccountParts } from './AccountParts';
+import { contextSources } from './contextSources';
 import { exportUser } from './exportUser';
 import { getProfile } from './profile';
 import { remember, type RememberArguments } from './remember';
@@ -67,6 +72,12 @@ export class Accounts {
 		const { serverId, channelId, messageId, userId } = parsed;
 		const stored = await this.parts.ledger.findMessage({ serverId, channelId, userId }, messageId);
 		return rememberMessage(this.parts, parsed, stored, this.now());
+	}
+
+	/** What did you remember?: what one persona reply's context drew on, as the member asking may see it (see contextSources.ts). */
+	public contextSources(replyMessageId: string, viewer: ContextSourcesViewer): Promise<ContextSources> {
+		const replyId = parseInput(ReplyMessageIdSchema, replyMessageId, 'reply message id');
+		return contextSources(this.parts, replyId, parseInput(ContextSourcesViewerSchema, viewer, 'viewer'), this.now());
 	}
 
 	public saveTopic(userId: string, ...input: TopicInput): Promise<TopicNote> {

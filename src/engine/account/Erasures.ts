@@ -135,6 +135,8 @@ export class Erasures {
 		if (refused) return { outcome: refused, writtenBy, changes: noChanges() };
 		const inDm = serverId === null ? { userId } : {};
 		const changes = await this.messagesChanged({ serverId, channelId, ...inDm, messageIds: [messageId], kind: 'deleted' });
+		// A reply forgotten takes the record of what its context drew on with it.
+		if (stored?.role === 'persona' && stored.replyToAuthorId) await this.parts.account.sources.drop(stored.replyToAuthorId, messageId);
 		return { outcome: 'forgotten', writtenBy, changes };
 	}
 

@@ -11,9 +11,10 @@ export async function status(parts: AccountParts, userId: string, where: StatusL
 	// Without a persona, "this channel" is every persona's memory of it, found through the directories.
 	const anyPersona = where !== undefined && where.personaId === undefined;
 	const liveKey = where && !anyPersona ? conversationKeys({ userId, ...where }, where.personaId).liveKey : undefined;
-	const [settings, authored, [listings, profile, topics, entry, channelListings]] = await Promise.all([
+	const [settings, authored, contextSources, [listings, profile, topics, entry, channelListings]] = await Promise.all([
 		parts.settings.user(userId),
 		ledger.authors.listings(userId),
+		parts.sources.count(userId, now),
 		store.read([
 			Records.userDirectory(userId),
 			Records.profile(userId),
@@ -44,6 +45,7 @@ export async function status(parts: AccountParts, userId: string, where: StatusL
 		archivedMessages,
 		hasProfile: profile !== undefined,
 		topics: Object.keys(topics ?? {}).length,
+		contextSources,
 		...(live.length > 0
 			? {
 					current: {

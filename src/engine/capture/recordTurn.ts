@@ -4,6 +4,7 @@ import type { CaptureParts } from './CaptureParts';
 import { historyMessages, recentHistory, repliesByPersona, responseMessage } from './turnMessages';
 import { forgetWhatErasuresMissed } from './erasuresElsewhere';
 import { writeConversation } from './writeConversation';
+import { sourceRecords } from './sourceRecords';
 
 /** Records one finished turn as docs/design.md's Capture section says. The turn is already validated. */
 export async function recordTurn(parts: CaptureParts, given: MemoryTurn, now: number): Promise<RecordTurnResult> {
@@ -49,6 +50,9 @@ export async function recordTurn(parts: CaptureParts, given: MemoryTurn, now: nu
 		entries.push(...written.entries);
 	}
 	const messages = [...history, ...replies.flatMap((persona) => persona.messages)];
-	await forgetWhatErasuresMissed(parts, { liveKeys, entries, messages }, now);
+	await Promise.all([
+		forgetWhatErasuresMissed(parts, { liveKeys, entries, messages }, now),
+		parts.sources.records.keep(turn.userId, sourceRecords(parts, turn, replies, visibility, now))
+	]);
 	return { written: true, keys };
 }

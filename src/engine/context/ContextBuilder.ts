@@ -3,15 +3,32 @@ import { type ContextRequest, ContextRequestSchema, type MemoryContext, parseInp
 import type { EngineStats } from '../stats/EngineStats';
 import { buildContext } from './buildContext';
 import type { ContextParts } from './ContextParts';
+import type { PendingSources } from './PendingSources';
+
+/** What building a context works with. */
+export interface ContextBuilderParts {
+	context: ContextParts;
+	stats: EngineStats;
+	replyCalls: ReplyCalls;
+	/** Where each context's sources wait for the turn that answers with it. */
+	pending: PendingSources;
+	now: () => number;
+}
 
 /** `buildContext` as a bot calls it before each reply: checked, timed and counted, and known to the background work that yields to it. */
 export class ContextBuilder {
-	public constructor(private readonly parts: { context: ContextParts; stats: EngineStats; replyCalls: ReplyCalls; now: () => number }) {}
+	public constructor(private readonly parts: ContextBuilderParts) {}
 
 	public build(request: ContextRequest): Promise<MemoryContext> {
-		const { context, stats, replyCalls, now } = this.parts;
+		const { context, stats, replyCalls, pending, now } = this.parts;
 		return replyCalls.run(() =>
-			stats.context(async () => buildContext(context, parseInput(ContextRequestSchema, request, 'context request'), now()))
+			stats.context(async () => {
+				const parsed = parseInput(ContextRequestSchema, request, 'context request');
+				const at = now();
+				const built = await buildContext(context, parsed, at);
+				pending.note(parsed, { at, groups: built.sources });
+				return built.context;
+			})
 		);
 	}
 }

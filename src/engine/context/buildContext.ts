@@ -3,7 +3,7 @@ import { live } from '../ledger/ScopeDirectory';
 import { linesOfAuthors } from '../ledger/stripEntry';
 import { Slices } from '../archive/IndexSlices';
 import { visibilityOf } from '../privacy/visibility';
-import { type ContextBlock, type ContextTier, type MemoryContext, type ParsedContextRequest, PrivacyLevel } from '../schemas';
+import { type ContextBlock, type ContextTier, type MemoryContext, type ParsedContextRequest, PrivacyLevel, type SourceGroup } from '../schemas';
 import { readContextSnapshot } from '../records/contextSnapshot';
 import { Records } from '../records/Records';
 import { PersonaNames } from '../format/speakers';
@@ -11,6 +11,7 @@ import { refillTokenizerAllowance } from '../format/tokens';
 import { servableSummary } from '../summaries/servable';
 import { BudgetPolicy } from './budget';
 import { searchArchive } from './searchArchive';
+import { sourceGroups } from './sourceGroups';
 import type { ContextParts } from './ContextParts';
 import { nudgeBlock } from './nudgeTier';
 import { otherChannels } from './otherChannels';
@@ -29,8 +30,14 @@ const HOLD_MS = 6;
 /** The order the blocks are joined in. */
 const TIER_ORDER: readonly ContextTier[] = ['profile', 'nudge', 'summary', 'relevant', 'recent'];
 
+/** A context, and the stored messages its tiers drew on, by channel. */
+export interface BuiltContext {
+	context: MemoryContext;
+	sources: SourceGroup[];
+}
+
 /** Builds the token-budgeted context for one request, as docs/design.md's Context section says. */
-export async function buildContext(parts: ContextParts, request: ParsedContextRequest, now: number): Promise<MemoryContext> {
+export async function buildContext(parts: ContextParts, request: ParsedContextRequest, now: number): Promise<BuiltContext> {
 	const { config, store, archive, settings } = parts;
 	refillTokenizerAllowance();
 	const budget = request.tokenBudget ?? config.contextTokenBudget;
@@ -126,5 +133,8 @@ export async function buildContext(parts: ContextParts, request: ParsedContextRe
 
 	const ordered = TIER_ORDER.flatMap((tier) => (blocks[tier] ? [blocks[tier]!] : []));
 	const tokens = ordered.reduce((sum, block) => sum + block.tokens, 0) + Math.max(0, ordered.length - 1) * separator;
-	return { text: ordered.map((block) => block.text).join('\n\n'), tokens, blocks: ordered };
+	return {
+		context: { text: ordered.map((block) => block.text).join('\n\n'), tokens, blocks: ordered },
+		sources: sourceGroups(ordered, request, otherEntries)
+	};
 }

@@ -12,7 +12,7 @@ import { forgetChannel } from './forgetChannel';
 import { forgetServer, type ServerPurge } from './forgetServer';
 import { ForgottenReplies, forgottenIds, forgottenUntil, isForgotten, markForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
-import { findMessage, type MessagePlace } from './findMessage';
+import { findMessage, findMessages, type MessagePlace } from './findMessage';
 import type { LedgerParts } from './LedgerParts';
 import type { ScopeDirectory } from './ScopeDirectory';
 import { forgetMember, type MemberErasure, type MemberForgetting } from './forgetMember';
@@ -183,6 +183,11 @@ export class MessageLedger {
 	/** The copy memory keeps of one message of a channel, or null (see findMessage.ts): nothing is written. */
 	public findMessage(place: MessagePlace, messageId: string): Promise<StoredMessage | null> {
 		return findMessage(this.parts, place, messageId);
+	}
+
+	/** The copies memory keeps of messages of one channel, by id (see findMessage.ts): nothing is written. */
+	public findMessages(place: MessagePlace, messageIds: readonly string[]): Promise<Map<string, StoredMessage>> {
+		return findMessages(this.parts, place, messageIds);
 	}
 
 	/**

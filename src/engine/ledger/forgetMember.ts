@@ -1,6 +1,7 @@
 import { removeFromArchives } from '../archive/removeFromArchive';
 import { carriesWordsOf } from '../privacy/voices';
 import type { ClearShortTermResult, Listings, ShortTermEntry, StoredMessage } from '../schemas';
+import { contextSourceKeys } from '../records/contextSourceRecords';
 import { type RecordKey, Records } from '../records/Records';
 import { liveScopeChannel, parseScopeKey } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
@@ -107,6 +108,8 @@ export async function forgetMember(
 		replies.channels().map((channel) => ({ ...channel, userId, kind: 'deleted' })),
 		now
 	);
+	// What their replies' contexts drew on goes with them, whatever the context was of.
+	await parts.store.delete(contextSourceKeys(userId));
 	// Their own indexes name them and their scopes: one that cannot be read is not left behind.
 	const indexes = [Records.userDirectory(userId), Records.authors(userId)];
 	const unreadableIndexes = (await parts.store.getManyChecked<unknown>(indexes)).flatMap(({ damaged }, index) =>

@@ -4,6 +4,7 @@ import type {
 	ArchiveMarker,
 	AuthorListings,
 	ChannelArchiveListings,
+	ContextSourcesRecord,
 	ForgottenMessages,
 	LeftMembers,
 	Listings,
@@ -62,6 +63,8 @@ export const Records = {
 	authors: (authorId: string) => typed<AuthorListings>(Keys.authorIndex(authorId)),
 	profile: (userId: string) => typed<UserProfile>(Keys.profile(userId)),
 	topics: (userId: string) => typed<StoredTopics>(Keys.topics(userId)),
+	/** What the context of one persona reply to a member drew on, in one of the member's slots (records/contextSourceRecords.ts). */
+	contextSources: (userId: string, slot: number) => typed<ContextSourcesRecord>(Keys.contextSources(userId, slot)),
 	userSettings: (userId: string) => typed<UserSettings>(Keys.userSettings(userId)),
 	serverSettings: (serverId: string) => typed<ServerSettings>(Keys.serverSettings(serverId)),
 	/** The members who left a server and were forgotten there. */

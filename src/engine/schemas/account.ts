@@ -170,6 +170,8 @@ export interface MemoryStatus {
 	hasProfile: boolean;
 	/** The user's topic notes. */
 	topics: number;
+	/** Persona replies to the user whose context's sources memory keeps (What did you remember?): ids only, for the short-term TTL. */
+	contextSources: number;
 	/** The live entry of the asked channel (server scope in a guild, user scope in a DM); absent when there is none. */
 	current?: { messages: number; hasSummary: boolean; expiresInMs: number };
 	/** How long memory keeps a conversation, a summary and the archive (the settings of docs/configuration.md). */

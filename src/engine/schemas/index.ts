@@ -1,5 +1,6 @@
 export * from './account';
 export * from './context';
+export * from './contextSources';
 export * from './export';
 export * from './parse';
 export * from './primitives';

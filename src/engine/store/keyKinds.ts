@@ -19,6 +19,7 @@ export const KEY_KINDS = {
 	serverPurges: 'pending server purges',
 	profiles: 'profiles',
 	topics: 'topic-note sets',
+	contextSources: 'context sources (message ids a reply drew on)',
 	userSettings: 'user settings',
 	serverSettings: 'server settings',
 	registries: 'registries (sets of ids)',
@@ -42,6 +43,7 @@ const PREFIXES: [string, KeyKind][] = [
 	['purge:server:', 'serverPurges'],
 	['ltm:profile:', 'profiles'],
 	['ltm:topics:', 'topics'],
+	['sources:', 'contextSources'],
 	['settings:user:', 'userSettings'],
 	['settings:server:', 'serverSettings']
 ];

@@ -25,6 +25,11 @@ export const Keys = {
 	profile: (userId: string) => `ltm:profile:${userId}`,
 	/** Long-term topic notes of one user, keyed by slug (MINIMAL users only). */
 	topics: (userId: string) => `ltm:topics:${userId}`,
+	/**
+	 * Which stored messages the context of one persona reply to a member drew on: `sources:<userId>:<slot>`, the slot
+	 * (0–15) chosen by the reply's id, so that a member's records are bounded and found without a list.
+	 */
+	contextSources: (userId: string, slot: number) => `sources:${userId}:${slot}`,
 	userSettings: (userId: string) => `settings:user:${userId}`,
 	serverSettings: (serverId: string) => `settings:server:${serverId}`,
 	/** Head of a scope's archive: how many chunks it has. */

@@ -6,6 +6,7 @@ import {
 	ArchiveMarker,
 	AuthorListingsSchema,
 	ChannelArchiveListingsSchema,
+	ContextSourcesRecordSchema,
 	EVERY_CHANNEL,
 	ForgottenMessagesSchema,
 	LeftMembersSchema,
@@ -58,6 +59,7 @@ const SHAPES: [RegExp, z.ZodType, ((value: unknown) => boolean)?][] = [
 	[/^settings:server:/, ServerSettingsSchema],
 	[/^ltm:profile:/, UserProfileSchema],
 	[/^ltm:topics:/, StoredTopicsSchema],
+	[/^sources:/, ContextSourcesRecordSchema],
 	[/^registry:/, RegistryBucketSchema],
 	[/^sweep:lease$/, SweepLeaseSchema]
 ];

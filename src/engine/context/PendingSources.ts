@@ -1,0 +1,48 @@
+import type { SourceGroup } from '../schemas';
+
+/** Whose context for which persona, and where: the conversation a turn answering with it names too. */
+export interface SourcesOf {
+	userId: string;
+	serverId: string | null;
+	channelId: string;
+	personaId?: string | null;
+}
+
+/** What one context drew on, and when it was built. */
+export interface BuiltSources {
+	at: number;
+	groups: SourceGroup[];
+}
+
+/** Contexts waiting for their turn at once, at most: past it the oldest goes (a bot answers within seconds). */
+const MAX_WAITING = 10_000;
+/** How long a context waits for the turn that answers with it: longer than any model takes to reply. */
+const WAIT_MS = 15 * 60_000;
+
+/**
+ * What each context drew on, held in this process from `buildContext` until `recordTurn` stores it under the replies it
+ * answered with (records/contextSourceRecords.ts): the newest context of each member, persona and channel. The process that
+ * builds a context is the one that records its turn (a shard handles a channel's messages).
+ */
+export class PendingSources {
+	private readonly waiting = new Map<string, BuiltSources>();
+
+	public note(of: SourcesOf, sources: BuiltSources): void {
+		const key = keyOf(of);
+		this.waiting.delete(key);
+		this.waiting.set(key, sources);
+		if (this.waiting.size > MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value!);
+	}
+
+	/** The newest context of that conversation built within {@link WAIT_MS}, taken out; null when there is none. */
+	public take(of: SourcesOf, now: number): BuiltSources | null {
+		const key = keyOf(of);
+		const sources = this.waiting.get(key);
+		this.waiting.delete(key);
+		return sources && now - sources.at <= WAIT_MS ? sources : null;
+	}
+}
+
+function keyOf(of: SourcesOf): string {
+	return JSON.stringify([of.userId, of.serverId, of.channelId, of.personaId ?? null]);
+}

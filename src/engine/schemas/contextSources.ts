@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { type ContextTier, MAX_VISIBLE_CHANNELS } from './context';
+import { iterableOf } from './iterable';
+import { IdSchema, MessageIdSchema, ServerIdSchema } from './primitives';
+
+/** The tiers whose lines come from stored messages, in the order a context shows them. */
+export const SOURCE_TIERS = ['summary', 'relevant', 'recent'] as const satisfies readonly ContextTier[];
+
+/** A tier whose lines come from stored messages. */
+export type SourceTier = (typeof SOURCE_TIERS)[number];
+
+/** The stored messages one tier of a context drew on in one channel: ids only, never text. */
+export const SourceGroupSchema = z.object({
+	tier: z.enum(SOURCE_TIERS),
+	/** `null` in a DM. */
+	serverId: z.string().nullable(),
+	channelId: z.string(),
+	ids: z.array(z.string())
+});
+
+export type SourceGroup = z.output<typeof SourceGroupSchema>;
+
+/**
+ * `sources:<userId>:<slot>`: which stored messages the context of one persona reply to the member drew on
+ * (records/contextSourceRecords.ts). Ids only; kept for the short-term TTL; erased with the member.
+ */
+export const ContextSourcesRecordSchema = z.object({
+	/** The persona's reply the context was built for. */
+	replyId: z.string(),
+	/** Where the reply was posted; `serverId` is `null` in a DM. */
+	serverId: z.string().nullable(),
+	channelId: z.string(),
+	/** When the context was built. */
+	at: z.number(),
+	groups: z.array(SourceGroupSchema),
+	/** Source ids left out of the record past its bound. */
+	omitted: z.number()
+});
+
+export type ContextSourcesRecord = z.output<typeof ContextSourcesRecordSchema>;
+
+/**
+ * The member asking what a persona's reply drew on (`memory.contextSources`, the What did you remember? command), where
+ * the reply is.
+ */
+export const ContextSourcesViewerSchema = z.object({
+	/** The member who asks. */
+	userId: IdSchema,
+	/** Where the reply is: `null` in a DM. */
+	serverId: ServerIdSchema.nullable(),
+	channelId: IdSchema,
+	/**
+	 * Channels of that server the member can view now. When given, lines from any other channel of it are counted, not
+	 * shown. The Sapphire layer always passes it.
+	 */
+	visibleChannelIds: (iterableOf(IdSchema, MAX_VISIBLE_CHANNELS, 'channel ids') as z.ZodType<string[], Iterable<string>>).optional()
+});
+
+export type ContextSourcesViewer = z.input<typeof ContextSourcesViewerSchema>;
+
+/** The reply a member asks about: a persona's message id. */
+export const ReplyMessageIdSchema = MessageIdSchema;
+
+/** One stored message a reply's context drew on, as the asking member may see it. */
+export interface ContextSourceLine {
+	tier: SourceTier;
+	messageId: string;
+	/** `null` in a DM. */
+	serverId: string | null;
+	channelId: string;
+	role: 'user' | 'persona';
+	authorId?: string;
+	authorName?: string;
+	/** The text memory holds now (an edit on Discord changed it there too). */
+	text: string;
+	ts: number;
+	/** Whether the asking member may forget it (`forgetMessage`): their own message, or a persona's reply to them. */
+	own: boolean;
+}
+
+/** What `contextSources` answers: the lines a reply's context drew on that the member may see, and how many they may not. */
+export interface ContextSources {
+	/**
+	 * Whether memory kept what that reply's context drew on: not once the short-term TTL has passed, after the member's
+	 * clear or erasure, for a reply memory never built a context for, or one pushed out by their newer replies.
+	 */
+	kept: boolean;
+	/** When the context was built (when kept). */
+	builtAt?: number;
+	/** Per tier in the context's order (summary, relevant, recent), oldest first within a tier. */
+	lines: ContextSourceLine[];
+	/** Lines from channels the member cannot view now, and other members' messages from elsewhere: counted, not shown. */
+	hidden: number;
+	/** Lines whose message memory no longer holds (deleted, forgotten, expired, or its author chose FULL). */
+	gone: number;
+	/** Lines past what the record keeps of a very large context: neither read nor shown. */
+	omitted: number;
+}
