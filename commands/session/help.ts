@@ -6,6 +6,10 @@ import { answer } from './reply';
 export async function runHelp(interaction: ChatInputCommandInteraction, text: SessionText): Promise<void> {
 	await answer(
 		interaction,
-		text.get('help.text', { forgetMessage: text.get('apps.forget.name'), rememberMessage: text.get('apps.remember.name') })
+		text.get('help.text', {
+			forgetMessage: text.get('apps.forget.name'),
+			rememberMessage: text.get('apps.remember.name'),
+			contextSources: text.get('apps.sources.name')
+		})
 	);
 }

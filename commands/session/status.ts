@@ -49,6 +49,11 @@ export async function statusText(
 			(status.crossServerOptIn ? text.get('status.crossServerOn') : ''),
 		text.get('status.counts', { entries: status.shortTermEntries, archived: status.archivedMessages }),
 		text.get('status.profile', { profile: text.get(status.hasProfile ? 'status.yes' : 'status.none'), topics: status.topics }),
+		text.get('status.sources', {
+			count: status.contextSources,
+			sources: text.get('apps.sources.name'),
+			shortTermHours: status.ttl.shortTermHours
+		}),
 		current
 			? text.get('status.channel', {
 					messages: current.messages,

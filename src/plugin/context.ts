@@ -1,5 +1,5 @@
 import { container } from '@sapphire/framework';
-import { ChannelType, type GuildBasedChannel, type Message, PermissionFlagsBits } from 'discord.js';
+import { ChannelType, type Guild, type GuildBasedChannel, type GuildMember, type Message, PermissionFlagsBits } from 'discord.js';
 import type { MemoryContext } from '../engine';
 import { isReadableMessage, locationOf } from './location';
 import { reportMemoryError } from './report';
@@ -45,21 +45,23 @@ export async function contextForMessage(
 	}
 }
 
-/**
- * The guild channels (threads included) the author of `message` can view; undefined in DMs. A private
- * thread counts only when the member is known to be in it or manages threads: View Channel on its
- * parent is not enough, and an unknown membership is treated as none.
- */
+/** The guild channels (threads included) the author of `message` can view; undefined in DMs (see {@link channelsViewableBy}). */
 export function visibleChannelIds(message: Message): string[] | undefined {
-	const { guild } = message;
-	if (!guild) return undefined;
-	const { member } = message;
-	if (!member) return [message.channelId];
+	return message.guild ? channelsViewableBy(message.guild, message.member, message.channelId) : undefined;
+}
+
+/**
+ * The channels of `guild` (threads included) `member` can view; `channelId`, where they are, alone when the member is not
+ * known. A private thread counts only when the member is known to be in it or manages threads: View Channel on its parent
+ * is not enough, and an unknown membership is treated as none.
+ */
+export function channelsViewableBy(guild: Guild, member: GuildMember | null, channelId: string): string[] {
+	if (!member) return [channelId];
 	const canView = (channel: GuildBasedChannel) => {
 		const permissions = channel.permissionsFor(member);
 		if (!permissions?.has(PermissionFlagsBits.ViewChannel)) return false;
 		if (channel.type !== ChannelType.PrivateThread) return true;
-		return channel.id === message.channelId || channel.members.cache.has(member.id) || permissions.has(PermissionFlagsBits.ManageThreads);
+		return channel.id === channelId || channel.members.cache.has(member.id) || permissions.has(PermissionFlagsBits.ManageThreads);
 	};
 	return [...guild.channels.cache.values()].filter(canView).map((channel) => channel.id);
 }

@@ -49,6 +49,7 @@ export const SESSION_STRINGS = {
 	'status.crossServerOn': ' · cross-server memory on',
 	'status.counts': 'Short-term conversations: {{entries}} · archived messages you wrote: {{archived}}',
 	'status.profile': 'Profile: {{profile}} · topic notes: {{topics}}',
+	'status.sources': 'Replies whose memories **{{sources}}** can show: {{count}} (message ids only, kept {{shortTermHours}} h)',
 	'status.yes': 'yes',
 	'status.none': 'none',
 	'status.channel': 'This channel: {{messages}} recent messages{{summary}}, forgotten in {{expiresIn}}',
@@ -118,8 +119,8 @@ export const SESSION_STRINGS = {
 		'`/{{command}} privacy level:<minimal|partial|full> cross_server:<true|false>`: choose what is remembered\n' +
 		'  (`full` forgets everything about you first, and asks to confirm)\n' +
 		'`/{{command}} wipe-channel`: moderators only, forget a channel’s memory\n' +
-		'On a message, in the Apps menu: **{{forgetMessage}}** (your own message, or the persona’s reply to you) and ' +
-		'**{{rememberMessage}}** (keep it in your profile)',
+		'On a message, in the Apps menu: **{{forgetMessage}}** (your own message, or the persona’s reply to you), ' +
+		'**{{rememberMessage}}** (keep it in your profile) and, on a persona’s reply, **{{contextSources}}** (the memories it drew on)',
 
 	'apps.forget.name': 'Forget this message',
 	'apps.remember.name': 'Remember this',
@@ -137,6 +138,22 @@ export const SESSION_STRINGS = {
 	'apps.remember.notYours': 'You can keep your own messages and the persona’s replies to you, not this one. Nothing was kept.',
 	'apps.remember.notStored': 'Memory holds no copy of this message to keep. Nothing was kept.',
 	'apps.remember.empty': 'This message has no text to keep. Nothing was kept.',
+	'apps.sources.name': 'What did you remember?',
+	'apps.sources.heading': 'What memory gave the persona for this reply ({{built}}):',
+	'apps.sources.tier.summary': 'Summaries and other channels',
+	'apps.sources.tier.relevant': 'Older messages it found relevant',
+	'apps.sources.tier.recent': 'The recent conversation',
+	'apps.sources.nothingDrawn': 'Memory gave the persona no stored messages for this reply.',
+	'apps.sources.notKept':
+		'Memory keeps no record of what this reply drew on: it keeps one for {{hours}} hours, for the persona’s replies to ' +
+		'whoever asked, and forgets it when they clear their memory.',
+	'apps.sources.more': '…and {{count}} more.',
+	'apps.sources.hidden': '{{count}} from channels you cannot view, or other members’ messages from elsewhere: not shown.',
+	'apps.sources.gone': '{{count}} no longer in memory (deleted, forgotten or expired).',
+	'apps.sources.forgetButton': 'Forget {{number}}',
+	'apps.sources.forgottenButton': 'Forgotten {{number}}',
+	'apps.sources.forgottenLine': '*forgotten*',
+	'apps.sources.notForgotten': 'That message is not yours to forget, or memory no longer holds it. Nothing was changed.',
 
 	'privacy.explained.minimal': 'conversations are remembered, and so are a profile and topic notes about you',
 	'privacy.explained.partial': 'conversations are remembered, but no profile or topic notes about you',

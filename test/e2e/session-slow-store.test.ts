@@ -11,7 +11,20 @@ import type { UserExport } from '../../src';
 import { SqliteAdapter } from '../../src/engine/store/SqliteAdapter';
 import type { CommandOptionsInput, FakeInteraction, InteractionAnswer } from '../../tools/fake-discord';
 import { slowStore, type SlowStoreControl } from '../../tools/slow-store/SlowStore';
-import { ALICE, BOB, CAROL, GENERAL, GUILD_ID, type MemoryBot, RANDOM, SECRET, startMemoryBot, THREAD } from '../support/memory-bot';
+import {
+	ALICE,
+	BOB,
+	CAROL,
+	exchanges,
+	GENERAL,
+	GUILD_ID,
+	type MemoryBot,
+	nextTurnRecorded,
+	RANDOM,
+	SECRET,
+	startMemoryBot,
+	THREAD
+} from '../support/memory-bot';
 
 /** Discord's limit for an interaction's first answer. */
 const DISCORD_LIMIT_MS = 3000;
@@ -236,6 +249,27 @@ describe('/session on a store every call of which answers late: the first answer
 			);
 			expect(remembered.data.content).toMatch(/^Kept in your profile/);
 			expect((await container.memory.getProfile(member.id))?.notes).toContain(`// ${member.username} takes the night train`);
+		});
+
+		it('WHEN they ask what Sol’s reply drew on and forget a line of it THEN each answers within 3 s, and the line is forgotten', async () => {
+			const said = async (content: string) => {
+				const recorded = nextTurnRecorded(bot.client, (turn) => turn.history.some((message) => message.text === content), FINAL_ANSWER_MS);
+				const sent = bot.fake.sendMessage({ channelId: GENERAL, author: member.id, content });
+				await recorded;
+				return exchanges.get(String(sent.id))!;
+			};
+			await said(`${member.username} parks on level four`);
+			const { reply } = await said('where do I park?');
+			const asked = bot.fake.messageCommand({ name: 'What did you remember?', user: member.id, messageId: reply.id });
+			const { data } = await answered('What did you remember?', asked);
+			const embeds = data.embeds as { description: string }[];
+			const line = embeds.flatMap((embed) => embed.description.split('\n')).find((candidate) => candidate.includes('parks on level four'))!;
+			const number = /^\*\*(\d+)\.\*\*/.exec(line)![1];
+			const buttons = (data.components as { components: { custom_id: string; label: string }[] }[]).flatMap((row) => row.components);
+			const customId = buttons.find((button) => button.label === `Forget ${number}`)!.custom_id;
+			const messageId = String(bot.fake.originalMessage(asked.id)!.id);
+			const clicked = await answered('its Forget button', bot.fake.clickButton({ customId, messageId, user: member.id }));
+			expect(JSON.stringify(clicked.data.embeds)).toContain(`**${number}.** *forgotten*`);
 		});
 
 		it('WHEN they clear their short-term memory THEN it counts their conversations, and the export holds none', async () => {
