@@ -3,7 +3,7 @@ import type { ButtonInteraction } from 'discord.js';
 import { PrivacyLevel } from '../src/engine';
 import { reportMemoryError } from '../src/plugin/report';
 import { SessionText } from '../src/plugin/SessionText';
-import { topicsChanged } from '../src/plugin/topicChoices';
+import { forgetChoicesChanged } from '../src/plugin/forgetChoices';
 import { type ConfirmButton, parseConfirmButton } from './session/confirm';
 import { levelExplained, levelName } from './session/privacy';
 import { answer, deferUpdate, update } from './session/reply';
@@ -36,7 +36,7 @@ export class PluginInteractionHandler extends InteractionHandler {
 		try {
 			// Erasing everything of a member may outlast Discord's 3 seconds on a far store: acknowledge first.
 			await deferUpdate(interaction);
-			const done = await this.confirmed(button, text).finally(() => topicsChanged(this.container.memory, button.userId));
+			const done = await this.confirmed(button, text).finally(() => forgetChoicesChanged(this.container.memory, button.userId));
 			await update(interaction, { content: done, components: [] });
 		} catch (error) {
 			reportMemoryError(this.container.client, error, { phase: 'command', userId: interaction.user.id, channelId: interaction.channelId });

@@ -17,7 +17,7 @@ import { runExport } from './session/export';
 import { runHelp } from './session/help';
 import { malformedOptions } from './session/options';
 import { runPrivacy } from './session/privacy';
-import { completeTopics, runForget } from './session/forget';
+import { completeForgetChoices, runForget } from './session/forget';
 import { runProfile } from './session/profile';
 import { answer, deferAnswer } from './session/reply';
 import { runStatus } from './session/status';
@@ -125,7 +125,7 @@ export class PluginCommand extends Command {
 
 	public override async autocompleteRun(interaction: AutocompleteInteraction): Promise<void> {
 		try {
-			await completeTopics(interaction, this.container.memory);
+			await completeForgetChoices(interaction, this.container.memory, new SessionText(interaction.locale));
 		} catch (error) {
 			reportMemoryError(this.container.client, error, {
 				phase: 'command',

@@ -2,6 +2,7 @@ import type { MessageContextMenuCommandInteraction } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
 import type { SessionText } from '../../src/plugin/SessionText';
 import type { SessionStringKey } from '../../src/plugin/sessionStrings';
+import { forgetChoicesChanged } from '../../src/plugin/forgetChoices';
 import { levelName } from '../session/privacy';
 import { answer } from '../session/reply';
 import { messageRequest } from './target';
@@ -16,6 +17,8 @@ export async function runRememberMessage(interaction: MessageContextMenuCommandI
 		'not-stored': 'apps.remember.notStored',
 		empty: 'apps.remember.empty'
 	};
+	// The note is one more thing `/session forget` offers.
+	if (result.outcome === 'remembered') forgetChoicesChanged(memory, interaction.user.id);
 	const level = result.privacyLevel === undefined ? '' : levelName(result.privacyLevel, text);
 	return answer(interaction, text.get(answers[result.outcome], { note: result.note ?? '', level }));
 }

@@ -2,7 +2,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { MemoryEngine } from '../../src/engine';
 import { PrivacyLevel } from '../../src/engine';
 import type { SessionText } from '../../src/plugin/SessionText';
-import { topicsChanged } from '../../src/plugin/topicChoices';
+import { forgetChoicesChanged } from '../../src/plugin/forgetChoices';
 import { confirmRow } from './confirm';
 import { answer } from './reply';
 
@@ -58,7 +58,7 @@ export async function runPrivacy(
 			? await memory.getUserSettings(interaction.user.id)
 			: await memory.setUserSettings(interaction.user.id, { privacyLevel: parsed, crossServerOptIn: crossServer ?? undefined });
 	// Leaving minimal drops the member's topics.
-	if (parsed !== undefined) topicsChanged(memory, interaction.user.id);
+	if (parsed !== undefined) forgetChoicesChanged(memory, interaction.user.id);
 	await answer(
 		interaction,
 		text.get('privacy.current', {

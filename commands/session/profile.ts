@@ -18,6 +18,7 @@ export async function profileText(userId: string, memory: MemoryEngine, text: Se
 	if (!profile && topics.length === 0) return text.get('profile.nothing');
 	const lines = [text.get('profile.heading')];
 	for (const [key, value] of Object.entries(profile?.preferences ?? {})) lines.push(`• ${key}: ${value}`);
+	if (profile?.notes.length) lines.push(text.get('profile.notesHeading'));
 	for (const note of profile?.notes ?? []) lines.push(`• ${note}`);
 	if (profile?.tags.length) lines.push(text.get('profile.tags', { tags: profile.tags.join(', ') }));
 	if (topics.length > 0) lines.push('', text.get('profile.topicsHeading'), ...topics.map((topic) => `• ${topic.title} (\`${topic.slug}\`)`));

@@ -1,7 +1,7 @@
 import { container } from '@sapphire/framework';
 import type { MemoryTurn, PrivacyLevel } from '../engine';
 import { pluginOptions } from './pluginOptions';
-import { topicsChanged } from './topicChoices';
+import { forgetChoicesChanged } from './forgetChoices';
 
 /**
  * The host's privacy level for a user, when it supplied a resolver. The level is also stored, so
@@ -15,7 +15,7 @@ export async function resolvedPrivacyLevel(userId: string): Promise<PrivacyLevel
 	const stored = await container.memory.getUserSettings(userId);
 	if (stored.privacyLevel === level) return level;
 	await container.memory.setUserSettings(userId, { privacyLevel: level });
-	topicsChanged(container.memory, userId);
+	forgetChoicesChanged(container.memory, userId);
 	return level;
 }
 

@@ -6,7 +6,7 @@ import { RememberToolSchema } from '../engine';
 import { ShortTermMemoryToolSchema, shortTermMemoryToolSchema } from '../engine';
 import { isReadableMessage, locationOf } from './location';
 import { reportMemoryError } from './report';
-import { topicsChanged } from './topicChoices';
+import { forgetChoicesChanged } from './forgetChoices';
 import type { PersonaIdentity } from './location';
 
 /** A tool in the OpenAI-compatible `tools` format, its JSON schema generated from zod. */
@@ -93,7 +93,8 @@ export async function handleRememberTool(args: unknown, message: Message): Promi
 	try {
 		const parsed = typeof args === 'string' ? parseJson(args) : args;
 		const result = await container.memory.remember(message.author.id, parsed);
-		if (result.kind === 'topic') topicsChanged(container.memory, message.author.id);
+		// A topic or a profile note is one more thing `/session forget` offers.
+		forgetChoicesChanged(container.memory, message.author.id);
 		return JSON.stringify({ ok: true, ...result });
 	} catch (error) {
 		if (error instanceof MemoryError && (error.code === 'INVALID_INPUT' || error.code === 'PRIVACY_REFUSED'))

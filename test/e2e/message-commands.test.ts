@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrivacyLevel } from '../../src';
 import { logEmptied } from '../support/engine';
 import { ALICE, BOB, CAROL, converse, DAVE, ephemeralAnswer, GENERAL, type MemoryBot, startMemoryBot } from '../support/memory-bot';
-import { holdersOf } from '../support/store-inspection';
+import { holdersOf, rawRows } from '../support/store-inspection';
 
 const FORGET = 'Forget this message';
 const REMEMBER = 'Remember this';
@@ -68,6 +68,42 @@ describe('the message commands Forget this message and Remember this', () => {
 		expect(await container.memory.getProfile(BOB.id)).toBeNull();
 		expect(await run(REMEMBER, ALICE.id, String(sent.id))).toBe('Kept in your profile: “I am allergic to peanuts”. `/session profile` shows it.');
 		expect((await container.memory.getProfile(ALICE.id))?.notes).toContain('I am allergic to peanuts');
+
+		// /session profile shows it, and /session forget offers it and removes it.
+		const profile = await ephemeralAnswer(
+			bot.fake,
+			bot.fake.slashCommand({ name: 'session', subcommand: 'profile', user: ALICE.id, channelId: GENERAL })
+		);
+		expect(profile.content).toContain('• I am allergic to peanuts');
+		const offered = bot.fake.autocomplete({
+			name: 'session',
+			subcommand: 'forget',
+			options: { topic: 'peanut' },
+			focused: 'topic',
+			user: ALICE.id,
+			channelId: GENERAL
+		});
+		const { choices } = (await bot.fake.waitForAnswer(offered.id)).data as { choices: { name: string; value: string }[] };
+		expect(choices).toEqual([{ name: 'Note: I am allergic to peanuts', value: expect.stringMatching(/^note:/) }]);
+		const forgot = bot.fake.slashCommand({
+			name: 'session',
+			subcommand: 'forget',
+			options: { topic: choices[0]!.value },
+			user: ALICE.id,
+			channelId: GENERAL
+		});
+		expect((await ephemeralAnswer(bot.fake, forgot)).content).toBe('Forgot the note “I am allergic to peanuts”.');
+		expect((await container.memory.getProfile(ALICE.id))?.notes ?? []).not.toContain('I am allergic to peanuts');
+		// Her message itself stays in the conversation's memory: only the note went.
+		expect((await rawRows(location())).filter((row) => row.includes('ltm:profile') && row.includes('peanuts'))).toEqual([]);
+		const again = bot.fake.slashCommand({
+			name: 'session',
+			subcommand: 'forget',
+			options: { topic: choices[0]!.value },
+			user: ALICE.id,
+			channelId: GENERAL
+		});
+		expect((await ephemeralAnswer(bot.fake, again)).content).toMatch(/^That note is no longer in your profile/);
 	});
 
 	it('WHEN a PARTIAL member asks to keep a message THEN nothing is kept, and the answer says why', async () => {

@@ -5,8 +5,8 @@ import { LongTermLimits } from '../../src/engine/account/longTerm';
 import { topicSlug } from '../../src/engine/account/topics';
 import type { UserProfile } from '../../src/engine/schemas';
 import { backends, TestClock } from '../support/backends';
-import { freshEngineEachTest } from '../support/engine';
-import type { StoreInspection } from '../support/store-inspection';
+import { filesSettled, freshEngineEachTest } from '../support/engine';
+import { holdersOf, type StoreInspection } from '../support/store-inspection';
 import { ask, MAYA, NOVA, THEO, turn } from '../support/turns';
 
 const MINUTE = 60_000;
@@ -74,6 +74,17 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 				message: expect.stringMatching(message)
 			});
 			expect(await engine.getProfile(MAYA.id)).toBeNull();
+		});
+
+		it('THEN removeNotes takes notes out by their text, whatever its spacing; the last one gone takes the profile, from every row and file', async () => {
+			await engine.updateProfile(MAYA.id, { notes: ['likes short answers', 'her locker code is 3391'] });
+			const profile = await engine.updateProfile(MAYA.id, { removeNotes: ['  her locker   code is 3391 ', 'never was a note'] });
+			expect(profile.notes).toEqual(['likes short answers']);
+			expect(await engine.updateProfile(MAYA.id, { removeNotes: ['likes short answers'] })).toMatchObject({ notes: [] });
+			expect(await engine.getProfile(MAYA.id)).toBeNull();
+			await filesSettled(engine);
+			expect(await holdersOf(under, 'locker code')).toEqual([]);
+			expect(await holdersOf(under, 'short answers')).toEqual([]);
 		});
 
 		it('THEN the limits count the merged profile: 50 notes fit, a 51st in a later update does not', async () => {

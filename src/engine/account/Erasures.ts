@@ -101,12 +101,13 @@ export class Erasures {
 		return { ...(await account.settings.user(userId)) };
 	}
 
-	/** A change merged into a member's profile; a preference set to null is erased, as from every file. */
+	/** A change merged into a member's profile; a preference set to null, and a note removed, are erased, as from every file. */
 	public updateProfile(userId: string, patch: ProfilePatch): Promise<UserProfile> {
 		assertId('userId', userId);
 		const parsed = parseInput(ProfilePatchSchema, patch, 'profile patch');
 		const update = () => updateProfile(this.parts.account, userId, parsed, this.parts.now());
-		return Object.values(parsed.preferences ?? {}).includes(null) ? this.run(update) : update();
+		const erases = Object.values(parsed.preferences ?? {}).includes(null) || (parsed.removeNotes?.length ?? 0) > 0;
+		return erases ? this.run(update) : update();
 	}
 
 	/**

@@ -10,8 +10,8 @@ export async function getProfile(deps: LongTermDependencies, userId: string): Pr
 }
 
 /**
- * Merges `patch` into the profile: preferences by name (`null` removes one), notes and tags added
- * once each. Rejects with `INVALID_INPUT` naming the limit a change breaks, `PRIVACY_REFUSED` unless MINIMAL.
+ * Merges `patch` into the profile: preferences by name (`null` removes one), notes removed by text, then notes and tags
+ * added once each. Rejects with `INVALID_INPUT` naming the limit a change breaks, `PRIVACY_REFUSED` unless MINIMAL.
  */
 export async function updateProfile(deps: LongTermDependencies, userId: string, patch: ProfilePatch, now: number): Promise<UserProfile> {
 	const parsed = parseInput(ProfilePatchSchema, patch, 'profile patch');
@@ -62,6 +62,8 @@ export async function updateProfile(deps: LongTermDependencies, userId: string, 
 			if (value === null) delete next.preferences[name];
 			else next.preferences[name] = value;
 		}
+		const removed = new Set((parsed.removeNotes ?? []).map(collapsedText));
+		next.notes = next.notes.filter((note) => !removed.has(note));
 		for (const note of notes) if (!next.notes.includes(note)) next.notes.push(note);
 		for (const tag of tags) if (!next.tags.includes(tag)) next.tags.push(tag);
 		const count = Object.keys(next.preferences).length;

@@ -16,14 +16,21 @@ export const UserProfileSchema = z.object({
 /** A user's long-term profile (`getProfile`, `updateProfile`): preferences, notes and tags; MINIMAL users only. */
 export type UserProfile = z.output<typeof UserProfileSchema>;
 
-/** A change to a profile: preferences merge by name (`null` removes one); notes and tags are added once. */
+/**
+ * A change to a profile: preferences merge by name (`null` removes one); notes and tags are added once; `removeNotes`
+ * removes notes by their text (as the profile keeps it, or with other spacing).
+ */
 export const ProfilePatchSchema = z.strictObject({
 	preferences: z.record(z.string(), z.string().nullable()).optional(),
 	notes: z.array(z.string()).optional(),
-	tags: z.array(z.string()).optional()
+	tags: z.array(z.string()).optional(),
+	removeNotes: z.array(z.string().max(10_000)).max(100).optional()
 });
 
-/** A change to a profile (`updateProfile`): preferences merge by name (`null` removes one); notes and tags are added once. */
+/**
+ * A change to a profile (`updateProfile`): preferences merge by name (`null` removes one); notes and tags are added once;
+ * `removeNotes` removes notes by their text.
+ */
 export type ProfilePatch = z.input<typeof ProfilePatchSchema>;
 
 /** One topic note as stored, under its slug. */
