@@ -6,7 +6,7 @@ import { IdSchema, MessageIdSchema, ServerIdSchema } from './primitives';
 /** The tiers whose lines come from stored messages, in the order a context shows them. */
 export const SOURCE_TIERS = ['summary', 'relevant', 'recent'] as const satisfies readonly ContextTier[];
 
-/** A tier whose lines come from stored messages. */
+/** A tier whose lines come from stored messages: what `ContextSourceLine.tier` names. */
 export type SourceTier = (typeof SOURCE_TIERS)[number];
 
 /** The stored messages one tier of a context drew on in one channel: ids only, never text. */
@@ -56,6 +56,7 @@ export const ContextSourcesViewerSchema = z.object({
 	visibleChannelIds: (iterableOf(IdSchema, MAX_VISIBLE_CHANNELS, 'channel ids') as z.ZodType<string[], Iterable<string>>).optional()
 });
 
+/** The member asking what a persona's reply drew on, where the reply is, as `contextSources` takes them. */
 export type ContextSourcesViewer = z.input<typeof ContextSourcesViewerSchema>;
 
 /** The reply a member asks about: a persona's message id. */
@@ -63,16 +64,23 @@ export const ReplyMessageIdSchema = MessageIdSchema;
 
 /** One stored message a reply's context drew on, as the asking member may see it. */
 export interface ContextSourceLine {
+	/** The tier of the context the message was shown in. */
 	tier: SourceTier;
+	/** The message's id (Discord's, where the host gave it). */
 	messageId: string;
-	/** `null` in a DM. */
+	/** Where the message was written; `null` in a DM. */
 	serverId: string | null;
+	/** The channel (or thread) it was written in. */
 	channelId: string;
+	/** A member's message, or a persona's. */
 	role: 'user' | 'persona';
+	/** Who wrote it: a member's id, or the persona's. */
 	authorId?: string;
+	/** The author's display name, when one was given. */
 	authorName?: string;
 	/** The text memory holds now (an edit on Discord changed it there too). */
 	text: string;
+	/** When it was written (epoch milliseconds). */
 	ts: number;
 	/** Whether the asking member may forget it (`forgetMessage`): their own message, or a persona's reply to them. */
 	own: boolean;
