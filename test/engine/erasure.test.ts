@@ -115,7 +115,13 @@ describe.each(backends)('clearAll on $name', (backend) => {
 		it('WHEN she clears all THEN her export, status, profile and topics are empty, and Theo’s export is whole', async () => {
 			await engine.clearAll(MAYA.id);
 			expect(await engine.exportUser(MAYA.id)).toMatchObject({ shortTerm: [], sharedShortTerm: [], archive: [], profile: null, topics: [] });
-			expect(await engine.status(MAYA.id)).toMatchObject({ shortTermEntries: 0, archivedMessages: 0, hasProfile: false, topics: 0 });
+			expect(await engine.status(MAYA.id)).toMatchObject({
+				shortTermEntries: 0,
+				archivedMessages: 0,
+				hasProfile: false,
+				topics: 0,
+				contextSources: 0
+			});
 			expect(await inspect.authorIndex(MAYA.id).read()).toBeUndefined();
 			const theo = JSON.stringify(await engine.exportUser(THEO.id));
 			for (const word of THEO_WORDS) expect(theo).toContain(word);

@@ -47,6 +47,7 @@ describe.each(backends)('/session operations on $name', (backend) => {
 				archivedMessages: 0,
 				hasProfile: false,
 				topics: 0,
+				contextSources: 0,
 				ttl: { shortTermHours: 12, summaryHours: 24, archiveDays: 30 }
 			});
 		});
