@@ -400,6 +400,13 @@ export class SmallDiscord {
 			}
 			this.found(JSON.stringify(await this.engine.exportUser(id)), gone, `the export of ${this.member(member).name} ${after}`);
 		}
+		// What did you remember? on every reply memory stored, asked by the member it answered: each line as memory holds it now.
+		for (const reply of this.model.posted) {
+			if (reply.role !== 'persona' || !reply.id || !reply.answers) continue;
+			const viewer = { userId: reply.answers.memberId, serverId: reply.serverId, channelId: reply.channelId };
+			const { lines } = await this.engine.contextSources(reply.id, viewer);
+			this.found(lines.map((line) => line.text).join('\n'), gone, `what reply ${reply.id} drew on ${after}`);
+		}
 		for (const row of await rawRows(this.store)) {
 			const key = row.slice(0, row.indexOf(' '));
 			// SQLite's rows name the namespace, a server's do not.
