@@ -8,7 +8,7 @@ import { container } from '@sapphire/framework';
 import { ApplicationCommandType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logEmptied } from '../support/engine';
-import { ALICE, BOB, converse, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, SECRET, startMemoryBot } from '../support/memory-bot';
+import { ALICE, BOB, CAROL, converse, ephemeralAnswer, GENERAL, GUILD_ID, type MemoryBot, SECRET, startMemoryBot } from '../support/memory-bot';
 import { holdersOf } from '../support/store-inspection';
 
 const SOURCES = 'What did you remember?';
@@ -96,6 +96,11 @@ describe('the message command What did you remember?', () => {
 		expect(lines(his).some((line) => line.includes('9911'))).toBe(false);
 		expect(his.content).toMatch(/\d+ from channels you cannot view/);
 		expect(lines(his).some((line) => line.includes('anything new in the vault?'))).toBe(false);
+		// Carol, a moderator, can view #secret: she sees the line, yet has no button to forget it, as it is not hers.
+		const hersAsCarol = await sources(CAROL.id, exchange.reply.id);
+		const vault = lines(hersAsCarol).find((line) => line.includes('the vault code is 9911'))!;
+		expect(vault).toBeDefined();
+		expect(hersAsCarol.buttons.map((button) => button.label)).not.toContain(`Forget ${/^\*\*(\d+)\.\*\*/.exec(vault)![1]}`);
 		// Only his own lines (his raffle message, Sol's reply to it) have a Forget button.
 		const numberedLine = (label: string) => lines(his).find((line) => line.startsWith(`**${label.split(' ')[1]}.**`))!;
 		expect(his.buttons.length).toBeGreaterThan(0);
