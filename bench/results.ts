@@ -107,6 +107,16 @@ export interface BackendLatencyResult {
 	storage?: StorageGrowth;
 	naive?: NaiveFigures;
 	forgetting?: ForgettingResult;
+	/** recordTurn with and without keeping what the reply's context drew on (bench/sections/sourceRecords.ts). */
+	sourceRecords?: SourceRecordsResult;
+}
+
+/** What keeping a reply's context sources adds to `recordTurn`, measured side by side in the latency section's channel. */
+export interface SourceRecordsResult {
+	/** recordTurn of a turn no context was built for: nothing to keep. */
+	alone: LatencySummary;
+	/** recordTurn of a turn whose context was built first (not timed): it also stores what the reply drew on. */
+	afterContext: LatencySummary;
 }
 
 /** What forgetting costs in the latency section's channel (see bench/sections/forgetting.ts). */

@@ -39,6 +39,7 @@ import { runShards } from './sections/shards';
 import { renderShards } from './sections/shardsReport';
 import { errorText } from './sections/shared';
 import { checkTargets } from './targets';
+import { renderSourceRecords } from './sections/sourceRecords';
 
 /** How long the process may linger after the report before it is ended (an open handle somewhere). */
 const EXIT_GRACE_MS = 5_000;
@@ -97,6 +98,7 @@ async function main(): Promise<number> {
 			results.errors.push({ section: `latency (${failed.backend})`, error: failed.error! });
 		if (results.latency) print(renderLatency(results.latency, plan));
 		if (results.latency?.some((result) => result.forgetting)) print(renderForgetting(results.latency, plan));
+		if (results.latency?.some((result) => result.sourceRecords)) print(renderSourceRecords(results.latency));
 	}
 	if (wants('encryption')) {
 		results.encryption = await section('encryption', () => runEncryption(plan));

@@ -10,6 +10,7 @@ import type { BackendLatencyResult, ThroughputResult } from '../results';
 import { summarize, timed, timedSync } from '../stats';
 import { type Channel, channelOf, ChatWorkload, openEngine } from '../workload';
 import { measureForgetting } from './forgetting';
+import { measureSourceRecords } from './sourceRecords';
 import { errorText, naiveFigures, STORAGE_MEASURES, storageGrowth, timeContextPhases } from './shared';
 
 type LatencyPlan = BenchPlan['latency'];
@@ -70,6 +71,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 				`${plan.throughputSeconds} s…`
 		);
 		const throughput = await measureThroughput(engine, workload, plan);
+		const sourceRecords = await measureSourceRecords(engine, workload, channel, plan.recordSamples, backend);
 		const forgetting = await measureForgetting(engine, workload, channel, seeded.messageIds, plan.deletionSamples, backend);
 
 		const recordTurn = summarize(seeded.ours);
@@ -86,6 +88,7 @@ async function measureBackend(store: BenchStore, plan: LatencyPlan, naive: Naive
 			throughput,
 			storage: storageGrowth(sizeBefore, sizeAfter, plan.channelMessages, STORAGE_MEASURES[backend]),
 			forgetting,
+			sourceRecords,
 			...(naive ? { naive: naiveFigures({ recordTurn, buildContext }, seeded.naive, contexts.naive) } : {})
 		};
 	} finally {

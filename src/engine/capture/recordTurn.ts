@@ -44,15 +44,14 @@ export async function recordTurn(parts: CaptureParts, given: MemoryTurn, now: nu
 	for (const persona of replies) {
 		// Nothing older than the user's last clear goes back into their own scope.
 		const userBarrier = (message: { ts: number }) => visibility.storable(turn.userId, message.ts);
-		const written = await writeConversation(parts, turn, persona, history, userBarrier, now);
+		// What the replies' contexts drew on lands with them.
+		const sources = parts.sources.records.writes(turn.userId, sourceRecords(parts, turn, persona, visibility, now));
+		const written = await writeConversation(parts, turn, persona, history, userBarrier, now, sources);
 		keys.push(...written.keys.entryKeys);
 		liveKeys.push(written.keys.liveKey);
 		entries.push(...written.entries);
 	}
 	const messages = [...history, ...replies.flatMap((persona) => persona.messages)];
-	await Promise.all([
-		forgetWhatErasuresMissed(parts, { liveKeys, entries, messages }, now),
-		parts.sources.records.keep(turn.userId, sourceRecords(parts, turn, replies, visibility, now))
-	]);
+	await forgetWhatErasuresMissed(parts, { liveKeys, entries, messages }, now);
 	return { written: true, keys };
 }

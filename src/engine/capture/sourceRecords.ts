@@ -5,21 +5,22 @@ import type { CaptureParts } from './CaptureParts';
 import type { PersonaReplies } from './turnMessages';
 
 /**
- * What each stored reply's context drew on, as its record keeps it: the context `buildContext` built for that member,
- * persona and channel, if it waited for this turn. A context built before the member's last clear or erasure is not kept.
+ * What each of one persona's stored replies drew on, as its record keeps it: the context `buildContext` built for that
+ * member, persona and channel, if it waited for this turn. A context built before the member's last clear or erasure is not
+ * kept.
  */
 export function sourceRecords(
 	parts: CaptureParts,
 	turn: MemoryTurn,
-	replies: readonly PersonaReplies[],
+	persona: PersonaReplies,
 	visibility: Visibility,
 	now: number
 ): ContextSourcesRecord[] {
-	return replies.flatMap((persona) => {
-		const where = { userId: turn.userId, serverId: turn.serverId, channelId: turn.channelId };
-		const built = parts.sources.pending.take({ ...where, personaId: persona.personaId }, now);
-		if (!built || !visibility.storable(turn.userId, built.at)) return [];
-		const kept = boundedGroups(built.groups);
-		return persona.messages.map((reply) => ({ replyId: reply.id, serverId: turn.serverId, channelId: turn.channelId, at: built.at, ...kept }));
-	});
+	const built = parts.sources.pending.take(
+		{ userId: turn.userId, serverId: turn.serverId, channelId: turn.channelId, personaId: persona.personaId },
+		now
+	);
+	if (!built || !visibility.storable(turn.userId, built.at)) return [];
+	const kept = boundedGroups(built.groups);
+	return persona.messages.map((reply) => ({ replyId: reply.id, serverId: turn.serverId, channelId: turn.channelId, at: built.at, ...kept }));
 }

@@ -2,6 +2,7 @@ import { visibilityOf } from '../privacy/visibility';
 import { carriesWordsOf } from '../privacy/voices';
 import type { MemoryTurn, ShortTermEntry, StoredMessage } from '../schemas';
 import { byTime, entryPlace, mergeWindow } from '../ledger/entries';
+import type { RecordWrite } from '../records/RecordStore';
 import { type ConversationKeys, conversationKeys } from '../records/scopes';
 import { foldIntoDigest } from '../summaries/digest/foldIntoDigest';
 import type { CaptureParts } from './CaptureParts';
@@ -21,7 +22,9 @@ export async function writeConversation(
 	persona: PersonaReplies,
 	history: readonly StoredMessage[],
 	userBarrier: (message: StoredMessage) => boolean,
-	now: number
+	now: number,
+	/** Records that land with the conversation: what its replies' contexts drew on. */
+	alongside: readonly RecordWrite[] = []
 ): Promise<{ keys: ConversationKeys; entries: ShortTermEntry[] }> {
 	const { ledger } = parts;
 	const keys = conversationKeys(turn, persona.personaId);
@@ -29,7 +32,7 @@ export async function writeConversation(
 	const written = await ledger.store.locked(ledger.conversationLocks(keys), async () => {
 		const read = await ledger.readConversation(keys, turnMessages, now);
 		const entries = await composeEntries(parts, { turn, persona, keys, userBarrier, now }, read.current, read.messages);
-		await ledger.landConversation(read, entries, now);
+		await ledger.landConversation(read, entries, now, alongside);
 		return entries;
 	});
 	const live = written[keys.entryKeys.indexOf(keys.liveKey)];

@@ -5,7 +5,7 @@ import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTerm
 import { type RecordKey, Records } from '../records/Records';
 import { type ConversationKeys } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import type { RecordStore } from '../records/RecordStore';
+import type { RecordStore, RecordWrite } from '../records/RecordStore';
 import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
@@ -88,7 +88,13 @@ export class MessageLedger {
 	 * Lands a turn's conversation as capture made it from `read`: its short-term entries (`entries`, in the order of
 	 * `read.current`), the live scope's archive and search index, the author index and the directories.
 	 */
-	public async landConversation(read: ConversationRead, entries: readonly ShortTermEntry[], now: number): Promise<void> {
+	public async landConversation(
+		read: ConversationRead,
+		entries: readonly ShortTermEntry[],
+		now: number,
+		/** Records that land in the same batch: what the replies' contexts drew on. */
+		alongside: readonly RecordWrite[] = []
+	): Promise<void> {
 		const { keys, current, messages, forgotten } = read;
 		const { entryKeys } = keys;
 		const liveIds = new Set(current[entryKeys.indexOf(keys.liveKey)]?.messages.map((message) => message.id));
@@ -106,7 +112,7 @@ export class MessageLedger {
 		await append.register();
 		// The entries and the archive land in one batch: all of the turn or none of it.
 		await this.store.setMany(
-			[...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })), ...append.writes],
+			[...written.map(({ key, entry }) => ({ key, value: entry, ttlMs: entryLifetimeMs(entry, this.config) })), ...append.writes, ...alongside],
 			append.setAdds
 		);
 		append.landed();

@@ -1,6 +1,6 @@
 import { fnv1a } from '../format/fnv1a';
 import type { ContextSourcesRecord, SourceGroup } from '../schemas';
-import type { RecordStore } from './RecordStore';
+import type { RecordStore, RecordWrite } from './RecordStore';
 import { type RecordKey, Records } from './Records';
 
 /**
@@ -43,12 +43,9 @@ export class ContextSourceRecords {
 		private readonly ttlMs: number
 	) {}
 
-	/** Keeps each record under the member it answered, in its reply's slot, expiring after the TTL. */
-	public keep(userId: string, records: readonly ContextSourcesRecord[]): Promise<void> {
-		if (records.length === 0) return Promise.resolve();
-		return this.store.setMany(
-			records.map((record) => ({ key: Records.contextSources(userId, slotOf(record.replyId)), value: record, ttlMs: this.ttlMs }))
-		);
+	/** The writes that keep each record under the member it answered, in its reply's slot, expiring after the TTL. */
+	public writes(userId: string, records: readonly ContextSourcesRecord[]): RecordWrite<ContextSourcesRecord>[] {
+		return records.map((record) => ({ key: Records.contextSources(userId, slotOf(record.replyId)), value: record, ttlMs: this.ttlMs }));
 	}
 
 	/** The member's record of one reply, if its slot still holds it and the TTL has not passed. */
