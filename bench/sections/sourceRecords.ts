@@ -43,12 +43,12 @@ export function renderSourceRecords(results: BackendLatencyResult[]): string {
 			: []
 	);
 	return table(
-		'1c. What a reply drew on: recordTurn with and without the record of its context’s sources, times in ms',
+		'1f. What a reply drew on: recordTurn with and without the record of its context’s sources, times in ms',
 		['backend', 'alone p50', 'after ctx p50', 'ratio', 'alone p99', 'after ctx p99'],
 		rows,
 		[
 			'Turns of the latency channel, alternating: one after another member’s context was built (alone: nothing to keep), the',
-			'next after its own member’s (not timed), whose sources recordTurn then keeps under the reply (ids only, one more write).'
+			'next after its own member’s (not timed), whose sources recordTurn then keeps under the reply (ids only, in the turn’s own batch).'
 		]
 	);
 }
