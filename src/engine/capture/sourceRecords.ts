@@ -1,5 +1,4 @@
 import type { Visibility } from '../privacy/visibility';
-import { boundedGroups } from '../records/contextSourceRecords';
 import type { ContextSourcesRecord, MemoryTurn } from '../schemas';
 import type { CaptureParts } from './CaptureParts';
 import type { PersonaReplies } from './turnMessages';
@@ -21,6 +20,6 @@ export function sourceRecords(
 		now
 	);
 	if (!built || !visibility.storable(turn.userId, built.at)) return [];
-	const kept = boundedGroups(built.groups);
-	return persona.messages.map((reply) => ({ replyId: reply.id, serverId: turn.serverId, channelId: turn.channelId, at: built.at, ...kept }));
+	const { at, groups, omitted } = built;
+	return persona.messages.map((reply) => ({ replyId: reply.id, serverId: turn.serverId, channelId: turn.channelId, at, groups, omitted }));
 }

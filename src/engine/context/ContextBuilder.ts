@@ -4,6 +4,7 @@ import type { EngineStats } from '../stats/EngineStats';
 import { buildContext } from './buildContext';
 import type { ContextParts } from './ContextParts';
 import type { PendingSources } from './PendingSources';
+import { boundedGroups } from '../records/contextSourceRecords';
 
 /** What building a context works with. */
 export interface ContextBuilderParts {
@@ -26,7 +27,7 @@ export class ContextBuilder {
 				const parsed = parseInput(ContextRequestSchema, request, 'context request');
 				const at = now();
 				const built = await buildContext(context, parsed, at);
-				pending.note(parsed, { at, groups: built.sources });
+				pending.note(parsed, { at, ...boundedGroups(built.sources) });
 				return built.context;
 			})
 		);

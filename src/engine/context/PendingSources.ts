@@ -8,14 +8,19 @@ export interface SourcesOf {
 	personaId?: string | null;
 }
 
-/** What one context drew on, and when it was built. */
+/** What one context drew on, as a record keeps it (records/contextSourceRecords.ts), and when it was built. */
 export interface BuiltSources {
 	at: number;
 	groups: SourceGroup[];
+	/** Source ids past the record's bound. */
+	omitted: number;
 }
 
-/** Contexts waiting for their turn at once, at most: past it the oldest goes (a bot answers within seconds). */
-const MAX_WAITING = 10_000;
+/**
+ * Contexts waiting for their turn at once, at most: past it the oldest goes. A bot answers within seconds, so only contexts
+ * no reply followed wait long; each holds at most 200 ids (some 5 KB), so this bounds them at some 10 MB.
+ */
+const MAX_WAITING = 2_000;
 /** How long a context waits for the turn that answers with it: longer than any model takes to reply. */
 const WAIT_MS = 15 * 60_000;
 
