@@ -39,6 +39,7 @@ export class SkipReporter implements Reporter {
 			const where = reason === NO_REASON ? `: ${[...files].sort().join(', ')}` : '';
 			log(`   ${String(count).padStart(5)}  ${reason}${where}`);
 		}
-		log(' `npm run test:all` runs the Redis and PostgreSQL suites too (README.md, "Running the tests").\n');
+		const serversUnset = !process.env.MEMORY_TEST_REDIS_URL || !process.env.MEMORY_TEST_POSTGRES_URL;
+		log(serversUnset ? ' `npm run test:all` runs the Redis and PostgreSQL suites too (README.md, "Running the tests").\n' : '');
 	}
 }
