@@ -20,15 +20,13 @@ const sharedEngine: NonNullable<Options['esbuildPlugins']>[number] = {
 const common = {
 	target: 'node20',
 	outDir: 'dist',
-	// No source maps: they would be most of the package (the shipped code is not minified, so a stack trace reads as is).
-	sourcemap: false,
-	// Without the indentation and line breaks, with shorter syntax and local names, the package is less than half its size;
-	// `keepNames` keeps every function's and class's own name, so a stack trace still names each one. The package test holds
-	// the tarball under 170 kB (some declarations ship without comments: see scripts/build.mjs).
-	minifyWhitespace: true,
-	minifySyntax: true,
-	minifyIdentifiers: true,
+	// Not minified: a bot developer reads our stack traces and opens node_modules, so the shipped code keeps the sources'
+	// names and statements, each under a comment naming its source file. `keepNames` keeps the names bundling changes: a
+	// class that refers to itself is emitted as `class _MemoryEngine`, and a second `sweepSlice` as `sweepSlice2`; without it a
+	// stack trace and `util.inspect` would show those.
 	keepNames: true,
+	// No source maps: the code reads as is, and with the sources they hold they would more than double the tarball.
+	sourcemap: false,
 	// The host's own discord.js and Sapphire must be the ones the pieces register with.
 	external: [/^discord\.js$/, /^@sapphire\//, /^@keyv\//, 'keyv', 'zod', 'ws']
 } satisfies Options;
@@ -54,5 +52,5 @@ export default defineConfig([
 	// `cli` is the `sapphire-memory` bin; tsup keeps its shebang and marks the file executable.
 	{ ...common, entry: { cli: 'src/ops/cli.ts' }, format: ['cjs'], esbuildPlugins: [sharedEngine] },
 	// The fake Discord for bots' own tests: one CommonJS file, which ESM imports as well (it shares no state with the bot).
-	{ ...common, entry: { testing: 'src/testing.ts' }, format: ['cjs'], dts: true, keepNames: false }
+	{ ...common, entry: { testing: 'src/testing.ts' }, format: ['cjs'], dts: true }
 ]);

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SkipReporter } from './test/support/SkipReporter';
 
 export default defineConfig({
 	test: {
@@ -7,6 +8,8 @@ export default defineConfig({
 		isolate: true,
 		pool: 'forks',
 		testTimeout: 30_000,
-		hookTimeout: 30_000
+		hookTimeout: 30_000,
+		// The run ends with how many tests were skipped and why (the Redis and PostgreSQL suites need their servers).
+		reporters: ['default', new SkipReporter()]
 	}
 });

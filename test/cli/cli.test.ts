@@ -208,7 +208,7 @@ function turn(who: { id: string; name: string }, serverId: string | null, channe
 
 describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 	if (backend.skipReason) {
-		it.skip(`skipped: ${backend.skipReason}`, () => undefined);
+		it(`skipped: ${backend.skipReason}`, ({ skip }) => skip(backend.skipReason!));
 		return;
 	}
 	let opened: Awaited<ReturnType<typeof openEngine>>;
@@ -461,7 +461,7 @@ describe.each(backends)('sapphire-memory on $name', (backend: Backend) => {
 
 describe.each(backends)('sapphire-memory reseal on $name', (backend: Backend) => {
 	if (backend.skipReason) {
-		it.skip(`skipped: ${backend.skipReason}`, () => undefined);
+		it(`skipped: ${backend.skipReason}`, ({ skip }) => skip(backend.skipReason!));
 		return;
 	}
 	const oldKey = 'a1'.repeat(32);

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PrivacyLevel } from '../../src';
-import { backends } from '../support/backends';
+import { backends, skipEachWhereUnavailable } from '../support/backends';
 import { playSteps } from '../support/forgetting';
 import type { Place, Step, WorldShape } from '../support/forgetting-world';
 
@@ -104,7 +104,8 @@ function runs(numRuns: number): fc.Parameters<[{ world: WorldShape; steps: Step[
 }
 
 describe.each(backends)('GIVEN random turns, deletions, edits, erasures and privacy changes on $name', (backend) => {
-	it.skipIf(backend.skipReason !== null)(
+	skipEachWhereUnavailable(backend);
+	it(
 		'THEN nothing promised gone ever appears in a context, an export, a row of the store or a byte of its files',
 		async () => {
 			await fc.assert(

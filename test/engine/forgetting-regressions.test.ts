@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backends } from '../support/backends';
+import { backends, skipEachWhereUnavailable } from '../support/backends';
 import { playSteps } from '../support/forgetting';
 import type { Step, WorldShape } from '../support/forgetting-world';
 
@@ -50,7 +50,8 @@ const CASES: [string, Step[]][] = [
 ];
 
 describe.each(backends)('forgetting counterexamples, replayed on $name', (backend) => {
-	it.skipIf(backend.skipReason !== null).each(CASES)('%s', async (_, steps) => {
+	skipEachWhereUnavailable(backend);
+	it.each(CASES)('%s', async (_, steps) => {
 		await playSteps(backend, WORLD, steps, (step, leaks) => expect(leaks, `after ${JSON.stringify(step)}`).toEqual([]));
 	});
 });

@@ -6,12 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PostgresAdapter } from '../../src/engine/store/PostgresAdapter';
 import { PostgresVacuum, VACUUM_AFTER_BYTES } from '../../src/engine/store/PostgresVacuum';
+import { backends, skipEachWhereUnavailable } from '../support/backends';
 
+const postgres = backends.find((backend) => backend.name === 'postgres')!;
 const postgresUrl = process.env.MEMORY_TEST_POSTGRES_URL;
-if (!postgresUrl)
-	console.log(
-		'postgres-vacuum: the PostgreSQL part is skipped: MEMORY_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)'
-	);
 
 describe('GIVEN the vacuum schedule', () => {
 	it('THEN it vacuums once the bytes written reach the threshold, never twice at once, and again after the next threshold', async () => {
@@ -42,7 +40,8 @@ describe('GIVEN the vacuum schedule', () => {
 	});
 });
 
-describe.skipIf(!postgresUrl)('GIVEN a PostgreSQL table whose rows are rewritten over and over', () => {
+describe('GIVEN a PostgreSQL table whose rows are rewritten over and over', () => {
+	skipEachWhereUnavailable(postgres);
 	it('THEN the store vacuums it itself, and the table stays near its live size', async () => {
 		const table = `vacuum_${randomUUID().slice(0, 8)}`;
 		const adapter = new PostgresAdapter({ uri: postgresUrl, table, keySize: 1024 } as never);

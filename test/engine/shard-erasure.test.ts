@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryConfig, MemoryTurn } from '../../src';
-import { backends } from '../support/backends';
+import { backends, skipEachWhereUnavailable } from '../support/backends';
 import { ShardProcess } from '../support/shards';
 import { rowsHolding, StoreInspection } from '../support/store-inspection';
 import { MAYA, said, snowflake, THEO } from '../support/turns';
@@ -32,6 +32,7 @@ function turnOf(who: { id: string; name: string }, channelId: string, text: stri
 const shardBackends = backends.filter((backend) => !backend.file);
 
 describe.each(shardBackends)('GIVEN two shard processes erasing and writing one $name store at once', (backend) => {
+	skipEachWhereUnavailable(backend);
 	let a: ShardProcess;
 	let b: ShardProcess;
 	let inspect: StoreInspection;
@@ -53,60 +54,55 @@ describe.each(shardBackends)('GIVEN two shard processes erasing and writing one 
 		await inspect.close();
 	});
 
-	it.skipIf(backend.skipReason)(
-		'THEN no listing is left dangling, none is lost, and the last erasure leaves nothing of her',
-		async () => {
-			const work: Promise<unknown>[] = [];
-			const theirs: string[] = [];
-			for (let round = 0; round < ROUNDS; round++) {
-				const channelId = CHANNELS[round % CHANNELS.length]!;
-				const mayaTurn = turnOf(MAYA, channelId, `MAYA-LOAD-${round}`);
-				work.push(a.call('recordTurn', mayaTurn));
-				work.push(a.call('recordTurn', turnOf(THEO, channelId, `theo-load-${round}`)));
-				theirs.push(mayaTurn.history[0]!.messageId!);
-				if (round % 5 === 2) work.push(b.call('clearAll', MAYA.id));
-				if (round % 7 === 3)
-					work.push(b.call('messagesChanged', { serverId: GUILD, channelId, messageIds: theirs.slice(-2), kind: 'deleted' }));
-			}
-			await Promise.all(work);
-			// One more erasure, while A still writes Theo's turns.
-			await Promise.all([
-				b.call('clearAll', MAYA.id),
-				...CHANNELS.map((channelId, index) => a.call('recordTurn', turnOf(THEO, channelId, `theo-after-${index}`)))
-			]);
+	it('THEN no listing is left dangling, none is lost, and the last erasure leaves nothing of her', async () => {
+		const work: Promise<unknown>[] = [];
+		const theirs: string[] = [];
+		for (let round = 0; round < ROUNDS; round++) {
+			const channelId = CHANNELS[round % CHANNELS.length]!;
+			const mayaTurn = turnOf(MAYA, channelId, `MAYA-LOAD-${round}`);
+			work.push(a.call('recordTurn', mayaTurn));
+			work.push(a.call('recordTurn', turnOf(THEO, channelId, `theo-load-${round}`)));
+			theirs.push(mayaTurn.history[0]!.messageId!);
+			if (round % 5 === 2) work.push(b.call('clearAll', MAYA.id));
+			if (round % 7 === 3) work.push(b.call('messagesChanged', { serverId: GUILD, channelId, messageIds: theirs.slice(-2), kind: 'deleted' }));
+		}
+		await Promise.all(work);
+		// One more erasure, while A still writes Theo's turns.
+		await Promise.all([
+			b.call('clearAll', MAYA.id),
+			...CHANNELS.map((channelId, index) => a.call('recordTurn', turnOf(THEO, channelId, `theo-after-${index}`)))
+		]);
 
-			// Every listing of the directories names an entry that exists, and every entry that exists is listed.
-			const rows = await inspect.rows();
-			const keyOf = (row: string) => row.split(' ')[0]!.replace(`${location.namespace}:`, '');
-			const entries = new Set(rows.map(keyOf).filter((key) => key.startsWith('shortterm:')));
-			const directories = [
-				inspect.userDirectory(MAYA.id),
-				inspect.userDirectory(THEO.id),
-				inspect.serverDirectory(GUILD),
-				...CHANNELS.map((channelId) => inspect.channelDirectory(GUILD, channelId))
-			];
-			const listed = new Set<string>();
-			for (const directory of directories) for (const key of Object.keys((await directory.read()) ?? {})) listed.add(key);
+		// Every listing of the directories names an entry that exists, and every entry that exists is listed.
+		const rows = await inspect.rows();
+		const keyOf = (row: string) => row.split(' ')[0]!.replace(`${location.namespace}:`, '');
+		const entries = new Set(rows.map(keyOf).filter((key) => key.startsWith('shortterm:')));
+		const directories = [
+			inspect.userDirectory(MAYA.id),
+			inspect.userDirectory(THEO.id),
+			inspect.serverDirectory(GUILD),
+			...CHANNELS.map((channelId) => inspect.channelDirectory(GUILD, channelId))
+		];
+		const listed = new Set<string>();
+		for (const directory of directories) for (const key of Object.keys((await directory.read()) ?? {})) listed.add(key);
+		expect(
+			[...listed].filter((key) => !entries.has(key)),
+			'listings of entries that are gone'
+		).toEqual([]);
+		expect(
+			[...entries].filter((key) => !listed.has(key)),
+			'entries no directory lists'
+		).toEqual([]);
+		// The author index names only scopes that exist.
+		for (const who of [MAYA, THEO]) {
+			const authored = Object.keys((await inspect.authorIndex(who.id).read()) ?? {});
 			expect(
-				[...listed].filter((key) => !entries.has(key)),
-				'listings of entries that are gone'
+				authored.filter((key) => !entries.has(key) && !rows.some((row) => keyOf(row) === `archive:${key}:head`)),
+				`${who.name}'s author index`
 			).toEqual([]);
-			expect(
-				[...entries].filter((key) => !listed.has(key)),
-				'entries no directory lists'
-			).toEqual([]);
-			// The author index names only scopes that exist.
-			for (const who of [MAYA, THEO]) {
-				const authored = Object.keys((await inspect.authorIndex(who.id).read()) ?? {});
-				expect(
-					authored.filter((key) => !entries.has(key) && !rows.some((row) => keyOf(row) === `archive:${key}:head`)),
-					`${who.name}'s author index`
-				).toEqual([]);
-			}
+		}
 
-			expect(await rowsHolding(location, 'MAYA-LOAD')).toEqual([]);
-			expect(await rowsHolding(location, 'theo-after-3')).not.toEqual([]);
-		},
-		120_000
-	);
+		expect(await rowsHolding(location, 'MAYA-LOAD')).toEqual([]);
+		expect(await rowsHolding(location, 'theo-after-3')).not.toEqual([]);
+	}, 120_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryConfig, MemoryContext, MemoryTurn } from '../../src';
-import { backends } from '../support/backends';
+import { backends, skipEachWhereUnavailable } from '../support/backends';
 import { ShardProcess } from '../support/shards';
 import { serverScopeKey, StoreInspection, userScopeKey } from '../support/store-inspection';
 import { ask, MAYA, NOVA, said, snowflake, THEO } from '../support/turns';
@@ -51,6 +51,7 @@ const markers = (context: MemoryContext, where: string) => context.text.match(ne
 const shardBackends = backends.filter((backend) => !backend.file);
 
 describe.each(shardBackends)('GIVEN two shard processes sharing one $name store', (backend) => {
+	skipEachWhereUnavailable(backend);
 	let a: ShardProcess;
 	let b: ShardProcess;
 	let inspect: StoreInspection;
@@ -72,7 +73,7 @@ describe.each(shardBackends)('GIVEN two shard processes sharing one $name store'
 		await inspect.close();
 	});
 
-	it.skipIf(backend.skipReason)(
+	it(
 		'WHEN both record and read at once THEN an opted-in member sees through B what she said through A, ' +
 			'nobody else does, and every index stays complete',
 		async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import { type MemoryConfig, MemoryEngine, type MemoryEngineOptions, MemoryEnvironment, type StorageKind } from '../../src/engine';
 import { MemoryStore } from '../../src/engine/store/MemoryStore';
 
@@ -54,6 +55,13 @@ export const backends: Backend[] = [
 for (const backend of backends) {
 	// Printed once per file so a skipped suite is never silent.
 	if (backend.skipReason) console.warn(`[memory tests] skipping the ${backend.name} backend: ${backend.skipReason}`);
+}
+
+/** Skips each test of the calling suite, with the backend's reason, where the backend is not configured here. */
+export function skipEachWhereUnavailable(backend: Backend): void {
+	beforeEach(({ skip }) => {
+		if (backend.skipReason) skip(backend.skipReason);
+	});
 }
 
 /** The backend's driver settings as environment variables, for a child process (the CLI, a shard). */
