@@ -77,8 +77,8 @@ describe('GIVEN environment variables', () => {
 		}
 	});
 
-	it('WHEN the summary TTL is shorter than the message TTL THEN start-up stops and says why', () => {
-		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30' })).toThrow(
+	it('WHEN the summary TTL is set shorter than the message TTL THEN start-up stops and says why', () => {
+		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30', SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '24' })).toThrow(
 			/SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=24 is below SHORT_TERM_MEMORY_TTL_HOURS=30/
 		);
 	});

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { MemoryEngine, MemoryError, resolveConfig, sqlitePath, unknownSettings, unknownSettingWarning } from '../../engine';
+import { MemoryEngine, MemoryError, resolveConfig, settingWarnings, sqlitePath } from '../../engine';
 import type { CliCommand, Values } from './command';
 import { exportCommand } from './commands/export';
 import { inspectCommand } from './commands/inspect';
@@ -90,7 +90,7 @@ async function openEngine(values: Values): Promise<MemoryEngine> {
 		...(typeof values.store === 'string' ? { storeUrl: values.store } : {}),
 		...(typeof values.namespace === 'string' ? { storeNamespace: values.namespace } : {})
 	};
-	for (const unknown of unknownSettings(process.env)) process.stderr.write(`${unknownSettingWarning(unknown)}\n`);
+	for (const warning of settingWarnings(process.env)) process.stderr.write(`${warning}\n`);
 	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null }, process.env, {
 		storeUrl: '--store',
 		storeNamespace: '--namespace'
