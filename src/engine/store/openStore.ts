@@ -1,5 +1,5 @@
 import Keyv from 'keyv';
-import { MemoryError } from '../errors';
+import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, type SqliteDriver, storageKind } from './backends';
 import { readRow } from './DamagedValues';
@@ -67,12 +67,25 @@ export async function openStore<S extends { readonly keyv: Keyv; close(): Promis
 		await store.keyv.get('__ping__');
 	} catch (error) {
 		await store.close().catch(() => undefined);
-		const reason = socketErrors.first?.message ?? (error as Error).message;
-		throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`, {
+		throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${whyUnreached(error, socketErrors)}`, {
 			cause: error
 		});
 	} finally {
 		socketErrors.stop();
 	}
 	return store;
+}
+
+/**
+ * Why a store did not answer at start-up, as an operator acts on it: a PostgreSQL database that does not exist (SQLSTATE
+ * 3D000) named as such, a connection that failed asked about the server, any other refusal (a wrong password) as it came.
+ */
+function whyUnreached(error: unknown, socketErrors: SocketErrors): string {
+	for (let cause = error; cause instanceof Error; cause = cause.cause) {
+		if ((cause as { code?: unknown }).code === '3D000')
+			return `${cause.message} on that server: create it (\`createdb <name>\`), or name an existing database in the URL.`;
+	}
+	const reason = socketErrors.first?.message ?? (error as Error).message;
+	const connectionFailed = socketErrors.first !== undefined || storeError('ping', error).code === 'STORE_UNAVAILABLE';
+	return connectionFailed ? `${reason}. Is the server running there?` : `${reason}.`;
 }
