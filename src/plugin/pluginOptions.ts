@@ -128,7 +128,8 @@ export function startupProblems(options: MemoryPluginOptions | undefined, env: N
 /** The options parsed, and what is wrong with them. */
 function checked(options: MemoryPluginOptions | undefined) {
 	const parsed = OptionsSchema.safeParse(options ?? {});
-	return { parsed, problems: parsed.success ? unknownSettingKeys(parsed.data.config) : optionProblems(parsed.error.issues) };
+	const config = isObject(options?.config) ? options.config : undefined;
+	return { parsed, problems: [...(parsed.success ? [] : optionProblems(parsed.error.issues)), ...unknownSettingKeys(config)] };
 }
 
 /** Each of zod's issues as a line naming the field and what it expects; a misspelt option with the closest one. */

@@ -18,6 +18,7 @@ describe('GIVEN no environment', () => {
 			sqliteDriver: 'better-sqlite3',
 			serverPurgeGraceHours: 0,
 			forgetMembersWhoLeave: false,
+			startWithoutStore: false,
 			encryptionKey: null,
 			encryptionPreviousKeys: null,
 			contextTokenBudget: 1500,
@@ -266,6 +267,13 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 			['true', true],
 			['false', false],
 			['1', true],
+			['off', false]
+		]
+	},
+	MEMORY_START_WITHOUT_STORE: {
+		refused: ['maybe', 'truee', '2'],
+		accepted: [
+			['true', true],
 			['off', false]
 		]
 	},

@@ -23,6 +23,8 @@ export interface StoreOptions {
 	sqliteDriver?: SqliteDriver;
 	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
 	sealer?: Sealer | null;
+	/** Keep a store that does not answer at start-up, memory off until it does (`MEMORY_START_WITHOUT_STORE`). @default false */
+	startWithoutStore?: boolean;
 }
 
 /** What a store is made of once opened. */
@@ -41,7 +43,7 @@ export interface StoreParts {
  * opened from its URL answers one call first, so that a wrong URL or a server away stops start-up with
  * `STORE_UNAVAILABLE` (naming the URL, its password hidden, and why) instead of failing the first reply.
  */
-export async function openStore<S extends { readonly keyv: Keyv; close(): Promise<void> }>(
+export async function openStore<S extends { readonly keyv: Keyv; close(): Promise<void>; offUntilReached(error: MemoryError): void }>(
 	options: StoreOptions,
 	make: (parts: StoreParts) => S
 ): Promise<S> {
@@ -66,10 +68,18 @@ export async function openStore<S extends { readonly keyv: Keyv; close(): Promis
 	try {
 		await store.keyv.get('__ping__');
 	} catch (error) {
+		const unreached = new MemoryError(
+			'STORE_UNAVAILABLE',
+			`Cannot reach memory store ${redact(options.storeUrl)}: ${whyUnreached(error, socketErrors)}`,
+			{ cause: error }
+		);
+		// The adapter reconnects on its own, as after an outage at run time: the store is kept for when it answers.
+		if (options.startWithoutStore) {
+			store.offUntilReached(unreached);
+			return store;
+		}
 		await store.close().catch(() => undefined);
-		throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${whyUnreached(error, socketErrors)}`, {
-			cause: error
-		});
+		throw unreached;
 	} finally {
 		socketErrors.stop();
 	}
