@@ -16,18 +16,18 @@ export function checkWhenReached(store: MemoryStore, checks: () => Promise<void>
 	let stopped = false;
 	const attempt = async (wait: number) => {
 		try {
-			await store.gate.checks(() => store.envelope('__ping__'));
+			await store.health.gate.checks(() => store.envelope('__ping__'));
 		} catch {
 			if (!stopped) timer = setTimeout(() => void attempt(Math.min(wait * 2, LONGEST_WAIT_MS)), wait).unref();
 			return;
 		}
 		try {
-			await store.gate.checks(checks);
+			await store.health.gate.checks(checks);
 		} catch (error) {
 			logger.error('[memory] the store answers, but memory stays off: its start-up check failed:', error);
 			return;
 		}
-		if (!stopped) store.gate.open();
+		if (!stopped) store.health.gate.open();
 	};
 	timer = setTimeout(() => void attempt(FIRST_WAIT_MS * 2), FIRST_WAIT_MS).unref();
 	return () => {

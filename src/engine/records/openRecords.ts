@@ -106,10 +106,10 @@ export class OpenRecords {
 		store.damaged.onDamaged((key, reason) =>
 			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
 		);
-		if (store.gate.closed) {
+		if (store.health.gate.closed) {
 			store.health.onChange(options.onStoreHealth);
 			// The outage began before anyone listened: told now, as one at run time is; its end is told when the store answers.
-			options.onStoreHealth({ available: false, at: Date.now(), error: store.gate.cause! });
+			options.onStoreHealth({ available: false, at: Date.now(), error: store.health.gate.cause! });
 			// Values sealed once it answers were plain: no page of an SQLite file may keep them.
 			const stop = checkWhenReached(store, async () => void ((await checks()) > 0 && (await rewrites.now())), logger);
 			return new OpenRecords(store, new RecordStore(store), registry, rewrites, 0, options, stop);

@@ -11,7 +11,6 @@ import { openStore, type StoreOptions, type StoreParts } from './openStore';
 import { ReadBack } from './ReadBack';
 import type { Sealer } from './Sealer';
 import type { SetChange } from './sets';
-import { StartupGate } from './StartupGate';
 import { StoreHealth } from './StoreHealth';
 import { StoreSets } from './StoreSets';
 
@@ -44,8 +43,6 @@ export class MemoryStore {
 	public readonly kind: StorageKind;
 	/** Whether the store answers, told once per outage and once per recovery. */
 	public readonly health = new StoreHealth();
-	/** Memory off until the store answers, when it could not be reached at start-up (`MEMORY_START_WITHOUT_STORE`). */
-	public readonly gate = new StartupGate();
 	/** Values read as missing because they could not be used (counted, told once per key). */
 	public readonly damaged = new DamagedValues();
 	/** Seals values before they reach keyv (`MEMORY_ENCRYPTION_KEY`); null: values are stored as they are. */
@@ -193,12 +190,6 @@ export class MemoryStore {
 		yield* this.sets.scan();
 	}
 
-	/** Keeps the store, unreached at start-up, with memory off until it answers: the outage starts now. */
-	public offUntilReached(error: MemoryError): void {
-		this.gate.close(error);
-		this.health.failed(this.health.begin(), error);
-	}
-
 	public async close(): Promise<void> {
 		if (this.ownedUrl === null || !releaseConnection(this.ownedUrl)) return;
 		await this.keyv.disconnect();
@@ -251,8 +242,7 @@ export class MemoryStore {
 
 	/** Every key of the namespace with its stored envelope as keyv reads it (still sealed): a scan of the whole namespace. */
 	public async *scanEnvelopes(): AsyncGenerator<[key: string, envelope: unknown]> {
-		const refusal = this.gate.refusal('scan');
-		if (refusal) throw refusal;
+		await this.health.gate.refusal('scan');
 		const iterate = this.keyv.iterator;
 		if (!iterate) throw storeError('scan', new Error('this store cannot list its keys (its Keyv adapter has no iterator)'));
 		try {
@@ -297,13 +287,8 @@ export class MemoryStore {
 		return key.startsWith(`${this.namespace}:`) ? key : `${this.namespace}:${key}`;
 	}
 
-	/**
-	 * One adapter call, timed and told to the store's health (see {@link StoreHealth.call}); refused without reaching the
-	 * adapter while memory is off since start-up (see {@link StartupGate}), an outage the health already counts.
-	 */
+	/** One adapter call, timed and told to the store's health (see {@link StoreHealth.call}). */
 	private call<T>(operation: string, task: () => Promise<T>): Promise<T> {
-		const refusal = this.gate.refusal(operation);
-		if (refusal) return Promise.reject(refusal);
 		return this.health.call(operation, task, this.timeoutMs);
 	}
 

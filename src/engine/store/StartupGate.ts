@@ -30,10 +30,14 @@ export class StartupGate {
 		this.unreached = null;
 	}
 
-	/** The error a call meets while memory is off; null when it may go on (memory is on, or the call is a start-up check's). */
-	public refusal(operation: string): MemoryError | null {
+	/**
+	 * A rejection for a call while memory is off: the outage the store's health already counts, so the call never reaches
+	 * the adapter. Null when it may go on (memory is on, or the call is a start-up check's).
+	 */
+	public refusal(operation: string): Promise<never> | null {
 		if (this.unreached === null || this.checking.getStore()) return null;
-		return new MemoryError('STORE_UNAVAILABLE', `Memory is off until the store answers, so ${operation} did not run: ${this.unreached.message}`);
+		const message = `Memory is off until the store answers, so ${operation} did not run: ${this.unreached.message}`;
+		return Promise.reject(new MemoryError('STORE_UNAVAILABLE', message));
 	}
 
 	/** Runs the start-up checks, whose calls go through while memory is off. */

@@ -5,6 +5,7 @@ import { openAdapter, redact, type SqliteDriver, storageKind } from './backends'
 import { readRow } from './DamagedValues';
 import type { Sealer } from './Sealer';
 import { SocketErrors } from './SocketErrors';
+import type { StoreHealth } from './StoreHealth';
 import type { SqliteSynchronous } from './SqliteAdapter';
 
 /** How long a call to a server store may take before it fails as unavailable. */
@@ -43,7 +44,7 @@ export interface StoreParts {
  * opened from its URL answers one call first, so that a wrong URL or a server away stops start-up with
  * `STORE_UNAVAILABLE` (naming the URL, its password hidden, and why) instead of failing the first reply.
  */
-export async function openStore<S extends { readonly keyv: Keyv; close(): Promise<void>; offUntilReached(error: MemoryError): void }>(
+export async function openStore<S extends { readonly keyv: Keyv; readonly health: StoreHealth; close(): Promise<void> }>(
 	options: StoreOptions,
 	make: (parts: StoreParts) => S
 ): Promise<S> {
@@ -75,7 +76,9 @@ export async function openStore<S extends { readonly keyv: Keyv; close(): Promis
 		);
 		// The adapter reconnects on its own, as after an outage at run time: the store is kept for when it answers.
 		if (options.startWithoutStore) {
-			store.offUntilReached(unreached);
+			// Memory off until it answers: the outage starts now.
+			store.health.gate.close(unreached);
+			store.health.failed(store.health.begin(), unreached);
 			return store;
 		}
 		await store.close().catch(() => undefined);

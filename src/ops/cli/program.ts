@@ -99,7 +99,7 @@ async function openEngine(values: Values): Promise<MemoryEngine> {
 		...(typeof values.namespace === 'string' ? { storeNamespace: values.namespace } : {})
 	};
 	for (const warning of settingWarnings(process.env)) process.stderr.write(`${warning}\n`);
-	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null }, process.env, {
+	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null, startWithoutStore: false }, process.env, {
 		storeUrl: '--store',
 		storeNamespace: '--namespace'
 	});
