@@ -5,9 +5,9 @@ import { closestName, configProblems, invalidConfig, MemoryConfigSchema } from '
 import type { CooledSubcommand, MemoryPluginOptions, SessionCooldownOptions } from './options';
 
 /**
- * The plugin's options as the pieces read them: checked once when the plugin registers (every bad field named at once,
- * `INVALID_CONFIG`), with every default here and nowhere else. The engine's own settings (`storeUrl`, `config`) are
- * checked by `MemoryEngine.open`, which names them the same way.
+ * The plugin's options as the pieces read them: checked before login (every bad field named at once, with the engine's
+ * settings when any is bad: `INVALID_CONFIG`), with every default here and nowhere else. When the options are valid, the
+ * engine's own settings (`storeUrl`, `config`) are checked by `MemoryEngine.open`, which names them the same way.
  */
 export interface ResolvedPluginOptions {
 	resolvePrivacyLevel: MemoryPluginOptions['resolvePrivacyLevel'] | null;
