@@ -49,6 +49,10 @@ export class MemoryPlugin extends Plugin {
 				else this.emit(MemoryEvents.Error, change.error, { phase: 'store' });
 			}
 		});
+		// Started without its store (MEMORY_START_WITHOUT_STORE): said here, as the plugin's error listener loads after this hook.
+		const { lastOutage } = container.memory.stats().store;
+		if (lastOutage?.endedAt === null)
+			container.logger.warn(`[memory] ${lastOutage.firstError} Memory is off until the store answers (MEMORY_START_WITHOUT_STORE).`);
 		const { metrics } = pluginOptions(this);
 		if (metrics === false) return;
 		// Metrics are a convenience: a registry that refuses them never stops the bot.

@@ -2,7 +2,7 @@ import '../../src/register';
 import { once } from 'node:events';
 import { container, Listener, LogLevel, SapphireClient } from '@sapphire/framework';
 import { Events, GatewayIntentBits, type Message } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { contextForMessage, type MemoryContext, type MemoryErrorContext, MemoryEvents, turnFromMessages } from '../../src';
 import { FakeDiscord } from '../../tools/fake-discord';
 import { ALICE, GENERAL, GUILD_ID, nextTurnRecorded, SOL } from '../support/memory-bot';
@@ -33,6 +33,7 @@ describe('GIVEN a bot started with MEMORY_START_WITHOUT_STORE while its Redis is
 	let client: SapphireClient;
 	const errors: { error: unknown; context: MemoryErrorContext }[] = [];
 	let recoveries = 0;
+	let warnings: MockInstance;
 
 	beforeAll(async () => {
 		server = await privateRedis();
@@ -49,6 +50,7 @@ describe('GIVEN a bot started with MEMORY_START_WITHOUT_STORE while its Redis is
 			memory: { storeUrl: server.url, config: { startWithoutStore: true, sweepIntervalMinutes: 0, storeTimeoutMs: 500 } }
 		});
 		client.on(MemoryEvents.Error, (error, context) => errors.push({ error, context }));
+		warnings = vi.spyOn(container.logger, 'warn');
 		client.on(MemoryEvents.StoreRecovered, () => recoveries++);
 		const ready = once(client, Events.ClientReady);
 		await client.login('fake-token');
@@ -80,6 +82,9 @@ describe('GIVEN a bot started with MEMORY_START_WITHOUT_STORE while its Redis is
 			message: expect.stringContaining(`Cannot reach memory store ${server.url}`)
 		});
 		expect(container.memory.stats().store).toMatchObject({ available: false });
+		// The plugin's error listener loads after the engine opens: the start is logged by the plugin itself, once.
+		const said = warnings.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('Memory is off until the store answers'));
+		expect(said).toEqual([expect.stringMatching(/^\[memory\] Cannot reach memory store .*\(MEMORY_START_WITHOUT_STORE\)\.$/)]);
 	});
 
 	it('WHEN the store starts THEN memory comes on by itself: the recovery is reported and the next turns are remembered', async ({ skip }) => {
