@@ -40,6 +40,7 @@ export class PluginCommand extends Command {
 			(builder) =>
 				builder
 					.setName(SessionText.commandName())
+					.setNameLocalizations(SessionText.localizations('command.name'))
 					.setDescription(english.get('command.description'))
 					.setDescriptionLocalizations(SessionText.localizations('command.description'))
 					.addSubcommand((sub) => localized(sub, 'status'))

@@ -3,9 +3,9 @@ import type { ClientOptions } from 'discord.js';
 import { loadCommands } from '../commands/_load';
 import { loadListeners } from '../listeners/_load';
 import { MemoryEvents } from './plugin/events';
-import { MemoryEngine } from './engine';
+import { invalidConfig, MemoryEngine } from './engine';
 import { registerMemoryMetrics } from './ops/prometheus';
-import { pluginOptions } from './plugin/pluginOptions';
+import { pluginOptions, startupProblems } from './plugin/pluginOptions';
 // The root entry holds the module augmentation (ClientOptions.memory, Container.memory): its types come with this entry
 // (a type-only import, so the bundle does not move the root entry's code into a shared chunk).
 import type {} from './index';
@@ -17,7 +17,8 @@ const unregisterMetrics = new WeakMap<SapphireClient, () => void>();
 export class MemoryPlugin extends Plugin {
 	/** Loads the pieces and makes the client's destroy close the store. */
 	public static override [postInitialization](this: SapphireClient, options: ClientOptions): void {
-		// Checked before anything loads: a bad option stops the client's construction, naming every bad field.
+		// A bad option stops the client's login, with every other bad setting (see preLogin); none of the pieces loads meanwhile.
+		if (startupProblems(options.memory).length > 0) return;
 		const memory = pluginOptions(this);
 		const failed = (error: unknown) => container.logger.error('[memory] loading the plugin pieces failed:', error);
 		loadListeners({ defaultErrorListener: memory.defaultErrorListener }).catch(failed);
@@ -31,10 +32,12 @@ export class MemoryPlugin extends Plugin {
 	}
 
 	/**
-	 * Opens the engine before login, so a bad setting stops start-up with a clear message. A store
-	 * outage is emitted once when it starts (`memoryError`, phase `store`) and once when it ends.
+	 * Opens the engine before login, so a bad option or setting stops start-up with a clear message (`INVALID_CONFIG`,
+	 * every bad one at once). A store outage is emitted once when it starts (`memoryError`, phase `store`) and once when it ends.
 	 */
 	public static override async [preLogin](this: SapphireClient, options: ClientOptions): Promise<void> {
+		const problems = startupProblems(options.memory);
+		if (problems.length > 0) throw invalidConfig(problems);
 		const memory = options.memory ?? {};
 		container.memory = await MemoryEngine.open({
 			storeUrl: memory.storeUrl,
@@ -46,6 +49,10 @@ export class MemoryPlugin extends Plugin {
 				else this.emit(MemoryEvents.Error, change.error, { phase: 'store' });
 			}
 		});
+		// Started without its store (MEMORY_START_WITHOUT_STORE): said here, as the plugin's error listener loads after this hook.
+		const { lastOutage } = container.memory.stats().store;
+		if (lastOutage?.endedAt === null)
+			container.logger.warn(`[memory] ${lastOutage.firstError} Memory is off until the store answers (MEMORY_START_WITHOUT_STORE).`);
 		const { metrics } = pluginOptions(this);
 		if (metrics === false) return;
 		// Metrics are a convenience: a registry that refuses them never stops the bot.

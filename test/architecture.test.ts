@@ -37,11 +37,11 @@ const imports = new Map(
 
 /** The engine's parts by floor, the ground first, as docs/engine.md lists them from the top down. */
 const ENGINE_FLOORS = [
-	['schemas', 'errors.ts', 'ReplyCalls.ts'],
+	['schemas', 'errors.ts', 'ReplyCalls.ts', 'closestName.ts'],
 	['format', 'store'],
-	['config.ts', 'MemoryEnvironment.ts', 'privacy', 'MemoryLogger.ts'],
+	['config.ts', 'MemoryEnvironment.ts', 'readSetting.ts', 'settingRules.ts', 'privacy', 'MemoryLogger.ts'],
 	['records'],
-	['archive', 'unknownSettings.ts', 'MemoryEngineOptions.ts'],
+	['archive', 'unknownSettings.ts', 'settingWarnings.ts', 'MemoryEngineOptions.ts'],
 	['ledger'],
 	['maintenance', 'account', 'summaries'],
 	['stats', 'capture', 'context'],

@@ -32,7 +32,7 @@ import { keepTokenizerCompiled } from './format/tokens';
 import { prepareFirstContext } from './context/firstContext';
 import { BackgroundSummarizer } from './summaries/BackgroundSummarizer';
 import { SummaryWriter } from './summaries/SummaryWriter';
-import { unknownSettings, unknownSettingWarning } from './unknownSettings';
+import { settingWarnings } from './settingWarnings';
 
 const DAY = 86_400_000;
 
@@ -170,7 +170,7 @@ export class EngineParts {
 	public static async open(options: MemoryEngineOptions): Promise<EngineParts> {
 		const logger = options.logger ?? console;
 		// Before the settings are read: a misspelt variable may be why a setting is refused or a default used.
-		for (const unknown of unknownSettings(options.env ?? process.env)) logger.warn(unknownSettingWarning(unknown));
+		for (const warning of settingWarnings(options.env ?? process.env)) logger.warn(warning);
 		const config = resolveConfig({ ...options.config, ...(options.storeUrl === undefined ? {} : { storeUrl: options.storeUrl }) }, options.env);
 		const replyCalls = new ReplyCalls();
 		const opened = await OpenRecords.open({

@@ -22,6 +22,10 @@ function integer(min: number, max: number) {
 	return number(min, max, true);
 }
 
+/** A switch: a boolean, or a string from the environment. */
+const flag = z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })]);
+const FLAG_ACCEPTS = '"true" or "false" (also 1/0, yes/no, on/off)';
+
 /**
  * Every setting, keyed by its environment variable. The table in docs/configuration.md is this object.
  * The zod schema validates both the environment and options passed to `MemoryEngine.open`.
@@ -79,6 +83,16 @@ export const MemoryEnvironment = {
 		accepts: 'a whole number of milliseconds from 100 to 60000'
 	},
 	/**
+	 * When the store cannot be reached at start-up, start anyway with memory off (replies get no context, turns are not
+	 * kept, as during an outage) until it answers. Off: start-up stops with `STORE_UNAVAILABLE`.
+	 */
+	MEMORY_START_WITHOUT_STORE: {
+		key: 'startWithoutStore',
+		schema: flag,
+		default: false,
+		accepts: FLAG_ACCEPTS
+	},
+	/**
 	 * SQLite's `synchronous` setting in WAL mode: `normal` keeps every resolved turn when the bot process crashes; `full` also when the
 	 * machine loses power, at one sync to disk per commit.
 	 */
@@ -125,9 +139,9 @@ export const MemoryEnvironment = {
 	 */
 	MEMORY_FORGET_MEMBERS_WHO_LEAVE: {
 		key: 'forgetMembersWhoLeave',
-		schema: z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })]),
+		schema: flag,
 		default: false,
-		accepts: '"true" or "false" (also 1/0, yes/no, on/off)'
+		accepts: FLAG_ACCEPTS
 	},
 	/**
 	 * Seals every stored value with AES-256-GCM before it reaches the store (keys stay readable: see docs/storage.md).

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { MemoryError } from './errors';
 import { MemoryEnvironment } from './MemoryEnvironment';
 import { shownValue } from './schemas/shownValue';
+import { type ReadSetting, type ReadSettings, settingNamed } from './readSetting';
+import { followedDefaults, relationProblems } from './settingRules';
 
 export { MemoryEnvironment } from './MemoryEnvironment';
 
 // The settings resolved: defaults, the environment and options merged, each checked against the table's schema, then
-// the rules between settings.
+// the rules between settings (settingRules.ts).
 
 type Environment = typeof MemoryEnvironment;
 type EnvironmentName = keyof Environment;
@@ -27,61 +29,79 @@ export type ConfigLabels = Partial<Record<keyof MemoryConfig, string>>;
 /**
  * Merges defaults, the environment and explicit options (which win), and validates the result.
  * @param labels How the caller names options it passes, in the error (default: `option memory.<key>`).
- * @throws MemoryError `INVALID_CONFIG` naming every bad setting at once: the variable, the value and what is accepted.
+ * @throws MemoryError `INVALID_CONFIG` naming every bad setting at once, each alone and between settings: the variable,
+ * the value and what is accepted.
  */
 export function resolveConfig(overrides: Partial<MemoryConfig> = {}, env: NodeJS.ProcessEnv = process.env, labels: ConfigLabels = {}): MemoryConfig {
-	const given = (name: EnvironmentName): unknown => {
+	const { settings, problems } = readConfig(overrides, env, labels);
+	if (problems.length > 0) throw invalidConfig(problems);
+	return Object.freeze(MemoryConfigSchema.parse(Object.fromEntries(Object.entries(settings).map(([key, setting]) => [key, setting.value]))));
+}
+
+/** Every problem of the settings {@link resolveConfig} would resolve, one line each; none when they are valid. */
+export function configProblems(overrides: Partial<MemoryConfig> = {}, env: NodeJS.ProcessEnv = process.env, labels: ConfigLabels = {}): string[] {
+	return readConfig(overrides, env, labels).problems;
+}
+
+/** The error for invalid settings: one line, or one line per problem under a count. */
+export function invalidConfig(problems: readonly string[]): MemoryError {
+	if (problems.length === 1) return new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${problems[0]}`);
+	return new MemoryError(
+		'INVALID_CONFIG',
+		`Invalid memory configuration, ${problems.length} settings:\n${problems.map((line) => `  ${line}`).join('\n')}`
+	);
+}
+
+/**
+ * The variables of `env` that are settings set to nothing but blanks (`SHORT_TERM_MEMORY_TTL_HOURS=`): each is read as
+ * unset, so its default applies, and the engine warns about it.
+ */
+export function blankSettings(env: NodeJS.ProcessEnv): EnvironmentName[] {
+	return (Object.keys(MemoryEnvironment) as EnvironmentName[]).filter((name) => {
 		const raw: unknown = env[name];
-		// Not a string (a host's own env object): its schema says what it expected.
-		if (typeof raw !== 'string') return raw;
-		return raw.trim() === '' ? undefined : raw.trim();
-	};
-	const input: Record<string, unknown> = {};
+		return typeof raw === 'string' && raw.trim() === '';
+	});
+}
+
+function readConfig(overrides: Partial<MemoryConfig>, env: NodeJS.ProcessEnv, labels: ConfigLabels): { settings: ReadSettings; problems: string[] } {
+	const settings = {} as Record<string, ReadSetting>;
 	const problems: string[] = [];
 	for (const [name, spec] of Object.entries(MemoryEnvironment) as [EnvironmentName, Environment[EnvironmentName]][]) {
 		const override = overrides[spec.key];
-		input[spec.key] = override ?? given(name) ?? spec.default;
-		if (accepts(spec.schema, input[spec.key])) continue;
-		const value = override === undefined ? env[name] : override;
-		// A key's value never reaches a log line; any other value is shown whole, as the operator wrote it.
-		const shown =
-			'secret' in spec
-				? `(hidden${typeof value === 'string' ? `, ${value.length} characters` : ''})`
-				: shownValue(value, Number.POSITIVE_INFINITY);
+		const fromEnvironment = given(env, name);
+		const source = override === undefined ? (fromEnvironment === undefined ? 'default' : 'environment') : 'option';
+		const value = source === 'option' ? override : source === 'environment' ? fromEnvironment : spec.default;
+		const parsed = safeParse(spec.schema, value);
 		const label = labels[spec.key] ?? `option memory.${spec.key}`;
-		problems.push(`${override === undefined ? `${name}=${shown}` : `${label}=${shown} (${name})`}; expected ${spec.accepts}.`);
+		const setting: ReadSetting = { name, source, label, valid: parsed.valid, value: parsed.value };
+		settings[spec.key] = setting;
+		if (parsed.valid) continue;
+		// A key's value never reaches a log line; any other value is shown whole, as the operator wrote it.
+		const shown = source === 'option' ? override : env[name];
+		const text =
+			'secret' in spec
+				? `(hidden${typeof shown === 'string' ? `, ${shown.length} characters` : ''})`
+				: shownValue(shown, Number.POSITIVE_INFINITY);
+		problems.push(`${settingNamed(setting, text)}; expected ${spec.accepts}.`);
 	}
-	if (problems.length === 0) problems.push(...relationProblems(input));
-	if (problems.length === 1) throw new MemoryError('INVALID_CONFIG', `Invalid memory configuration: ${problems[0]}`);
-	if (problems.length > 1) {
-		throw new MemoryError(
-			'INVALID_CONFIG',
-			`Invalid memory configuration, ${problems.length} settings:\n${problems.map((line) => `  ${line}`).join('\n')}`
-		);
-	}
-	return Object.freeze(MemoryConfigSchema.parse(input));
+	const read = followedDefaults(settings as ReadSettings);
+	return { settings: read, problems: [...problems, ...relationProblems(read)] };
 }
 
-/** Whether `schema` takes `value`; a value whose reading throws (a Proxy's trap, a getter) it does not. */
-function accepts(schema: z.ZodType, value: unknown): boolean {
+/** A variable's value, trimmed; undefined when it is unset or blank (see {@link blankSettings}). */
+function given(env: NodeJS.ProcessEnv, name: EnvironmentName): unknown {
+	const raw: unknown = env[name];
+	// Not a string (a host's own env object): its schema says what it expected.
+	if (typeof raw !== 'string') return raw;
+	return raw.trim() === '' ? undefined : raw.trim();
+}
+
+/** What `schema` makes of `value`; a value whose reading throws (a Proxy's trap, a getter) it does not take. */
+function safeParse(schema: z.ZodType, value: unknown): { valid: boolean; value: unknown } {
 	try {
-		return schema.safeParse(value).success;
+		const parsed = schema.safeParse(value);
+		return parsed.success ? { valid: true, value: parsed.data } : { valid: false, value };
 	} catch {
-		return false;
+		return { valid: false, value };
 	}
-}
-
-/** The rules between settings, once each is valid on its own. */
-function relationProblems(input: Record<string, unknown>): string[] {
-	const problems: string[] = [];
-	if (input.encryptionPreviousKeys !== null && input.encryptionKey === null) {
-		problems.push('MEMORY_ENCRYPTION_PREVIOUS_KEYS is set without MEMORY_ENCRYPTION_KEY; set the key new values are sealed with too.');
-	}
-	if (Number(input.summaryTtlHours) < Number(input.ttlHours)) {
-		problems.push(
-			`SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=${String(input.summaryTtlHours)} is below SHORT_TERM_MEMORY_TTL_HOURS=${String(input.ttlHours)}; ` +
-				'a summary must live at least as long as the messages.'
-		);
-	}
-	return problems;
 }

@@ -3,7 +3,7 @@ export * from './errors';
 export * from './schemas';
 export { iterableOf } from './schemas/iterable';
 export { readInput } from './schemas/readInput';
-export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, type ConfigLabels, resolveConfig } from './config';
+export { MemoryEnvironment, MemoryConfigSchema, type MemoryConfig, type ConfigLabels, resolveConfig, configProblems, invalidConfig } from './config';
 export { MemoryEngine } from './MemoryEngine';
 export type { MemoryEngineOptions } from './MemoryEngineOptions';
 export type { MemoryLogger } from './MemoryLogger';
@@ -30,4 +30,5 @@ export { ShortTermMemoryToolSchema, shortTermMemoryToolSchema, cleanSummary } fr
 export { RememberToolSchema, type RememberArguments } from './account/remember';
 export type { TopicInput } from './account/Accounts';
 export { sqlitePath } from './records/openRecords';
-export { unknownSettings, unknownSettingWarning, type UnknownSetting } from './unknownSettings';
+export { settingWarnings } from './settingWarnings';
+export { closestName, editDistance, type ClosestName } from './closestName';

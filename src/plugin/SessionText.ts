@@ -23,14 +23,17 @@ export class SessionText {
 
 	/** The text of `key` with its `{{name}}` places filled in; `{{command}}` is the command's name. */
 	public get(key: SessionStringKey, values: TextValues = {}): string {
-		const all: TextValues = { command: SessionText.commandName(), ...values };
+		const all: TextValues = { command: SessionText.commandName(this.locale), ...values };
 		const template = (this.locale === null ? undefined : translated(this.locale, key, all)) ?? overrides('en-US')?.[key] ?? SESSION_STRINGS[key];
 		return template.replace(/\{\{(\w+)\}\}/g, (place, name: string) => (name in all ? String(all[name]) : place));
 	}
 
-	/** The command's name: `session`, unless the host named it otherwise (`sessionCommandName`). */
-	public static commandName(): string {
-		return pluginOptions().sessionCommandName;
+	/**
+	 * The command's name: `session`, unless the host named it otherwise (`sessionCommandName`); in `locale`, its name there
+	 * when the host translated `command.name`, as members of that locale see it in their command list.
+	 */
+	public static commandName(locale: string | null = null): string {
+		return (locale === null ? undefined : translated(locale, 'command.name', {})) ?? pluginOptions().sessionCommandName;
 	}
 
 	/** Discord's localizations of a name or description: each locale the host's texts or its i18next translations cover. */
@@ -38,7 +41,7 @@ export class SessionText {
 		const locales = new Set([...Object.keys(pluginOptions().sessionStrings), ...(i18n()?.languages.keys() ?? [])]);
 		const entries = [...locales]
 			.filter((locale) => DISCORD_LOCALES.has(locale))
-			.map((locale) => [locale, translated(locale, key, { command: SessionText.commandName() })] as const)
+			.map((locale) => [locale, translated(locale, key, { command: SessionText.commandName(locale) })] as const)
 			.filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
 		return Object.fromEntries(entries);
 	}

@@ -1,13 +1,13 @@
 import { container } from '@sapphire/framework';
 import { type PermissionResolvable, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
 import { z } from 'zod';
-import { MemoryError } from '../engine';
+import { closestName, configProblems, invalidConfig, MemoryConfigSchema } from '../engine';
 import type { CooledSubcommand, MemoryPluginOptions, SessionCooldownOptions } from './options';
 
 /**
- * The plugin's options as the pieces read them: checked once when the plugin registers (every bad field named at once,
- * `INVALID_CONFIG`), with every default here and nowhere else. The engine's own settings (`storeUrl`, `config`) are
- * checked by `MemoryEngine.open`, which names them the same way.
+ * The plugin's options as the pieces read them: checked before login (every bad field named at once, with the engine's
+ * settings when any is bad: `INVALID_CONFIG`), with every default here and nowhere else. When the options are valid, the
+ * engine's own settings (`storeUrl`, `config`) are checked by `MemoryEngine.open`, which names them the same way.
  */
 export interface ResolvedPluginOptions {
 	resolvePrivacyLevel: MemoryPluginOptions['resolvePrivacyLevel'] | null;
@@ -100,16 +100,8 @@ const OptionsSchema = z.strictObject({
 
 /** `memory` of the client's options, checked and completed; throws `INVALID_CONFIG` naming every bad field at once. */
 export function resolvePluginOptions(options: MemoryPluginOptions | undefined): ResolvedPluginOptions {
-	const parsed = OptionsSchema.safeParse(options ?? {});
-	if (!parsed.success) {
-		const problems = parsed.error.issues.flatMap((issue) => {
-			const path = ['memory', ...issue.path.map(String)].join('.');
-			// A misspelt option would otherwise be dropped in silence.
-			if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${path}.${key}: not an option of the plugin`);
-			return [`${path}: ${issue.message}`];
-		});
-		throw new MemoryError('INVALID_CONFIG', `Invalid memory plugin options: ${problems.join('; ')}.`);
-	}
+	const { parsed, problems } = checked(options);
+	if (!parsed.success || problems.length > 0) throw invalidConfig(problems);
 	const { sessionCooldowns, resolvePrivacyLevel, ...rest } = parsed.data;
 	return {
 		...rest,
@@ -118,6 +110,54 @@ export function resolvePluginOptions(options: MemoryPluginOptions | undefined): 
 		metrics: rest.metrics as ResolvedPluginOptions['metrics'],
 		sessionCooldowns: cooldownsOf(sessionCooldowns)
 	};
+}
+
+/**
+ * What is wrong with the plugin's options, one line each, and then, when anything is, with the engine's settings they
+ * carry and the environment: a client's login stops on all of them at once (register.ts). None when the options are valid.
+ */
+export function startupProblems(options: MemoryPluginOptions | undefined, env: NodeJS.ProcessEnv = process.env): string[] {
+	const { problems } = checked(options);
+	if (problems.length === 0) return [];
+	const config = isObject(options?.config) ? options.config : {};
+	const storeUrl = typeof options?.storeUrl === 'string' ? { storeUrl: options.storeUrl } : {};
+	const labels = Object.fromEntries(Object.keys(MemoryConfigSchema.shape).map((key) => [key, `memory.config.${key}`]));
+	return [...problems, ...configProblems({ ...config, ...storeUrl }, env, { ...labels, storeUrl: 'memory.storeUrl' })];
+}
+
+/** The options parsed, and what is wrong with them. */
+function checked(options: MemoryPluginOptions | undefined) {
+	const parsed = OptionsSchema.safeParse(options ?? {});
+	const config = isObject(options?.config) ? options.config : undefined;
+	return { parsed, problems: [...(parsed.success ? [] : optionProblems(parsed.error.issues)), ...unknownSettingKeys(config)] };
+}
+
+/** Each of zod's issues as a line naming the field and what it expects; a misspelt option with the closest one. */
+function optionProblems(issues: readonly z.core.$ZodIssue[]): string[] {
+	return issues.flatMap((issue) => {
+		const path = ['memory', ...issue.path.map(String)].join('.');
+		// A misspelt option would otherwise be dropped in silence.
+		if (issue.code === 'unrecognized_keys')
+			return issue.keys.map((key) => `${path}.${key}: not an option of the plugin${didYouMean(key, Object.keys(OptionsSchema.shape))}`);
+		return [`${path}: ${issue.message}.`];
+	});
+}
+
+/** The keys of `memory.config` that are no setting of the engine's, which would be dropped in silence. */
+function unknownSettingKeys(config: Record<string, unknown> | undefined): string[] {
+	const settings = Object.keys(MemoryConfigSchema.shape);
+	return Object.keys(config ?? {})
+		.filter((key) => !settings.includes(key))
+		.map((key) => `memory.config.${key}: not a setting of the engine${didYouMean(key, settings)}`);
+}
+
+function didYouMean(given: string, known: readonly string[]): string {
+	const closest = closestName(given, known);
+	return closest?.likelyTypo ? `; did you mean ${closest.name}?` : '.';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Each subcommand's cooldown: the default, changed field by field; none when turned off or its delay is 0. */

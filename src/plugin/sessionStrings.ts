@@ -6,6 +6,8 @@
  */
 // Not `as const`: the declarations then carry each key with the type `string`, not its English text twice over.
 export const SESSION_STRINGS = {
+	// The command's own name: `sessionCommandName` in English; a locale's text here is its name in that locale.
+	'command.name': 'session',
 	'command.description': 'See and manage what this bot remembers about you',
 	'status.name': 'status',
 	'status.description': 'What is remembered about you, and for how long',

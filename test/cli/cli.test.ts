@@ -1,27 +1,15 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from '../support/builtCli';
 import { MemoryEngine, type MemoryTurn, type StoreInventory, type UserExport } from '../../src';
 import { type Backend, backendEnv, backends, openEngine } from '../support/backends';
 import { serverScopeKey, userScopeKey } from '../support/store-inspection';
 
-const root = join(__dirname, '../..');
-/**
- * The CLI is built with the package's own tsup config, into a folder of its own: `dist/` is rebuilt by
- * other suites (test/package), and a build cleaning it under a running CLI would fail this one.
- */
-const outDir = join(root, 'node_modules/.cache/sapphire-memory-cli-test');
-const cliPath = join(outDir, 'cli.js');
-
-/** The newest modification time of the sources the build reads. */
-function newestSource(): number {
-	const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
-		.filter((entry) => entry.isFile())
-		.map((entry) => join(entry.parentPath, entry.name));
-	return Math.max(...[...files, join(root, 'package.json'), join(root, 'tsup.config.ts')].map((file) => statSync(file).mtimeMs));
-}
+/** A build of its own (see builtCli): test/cli/terminal-safety.test.ts builds into another, and the two may run at once. */
+let cliPath: string;
 
 interface Run {
 	code: number;
@@ -45,8 +33,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 beforeAll(() => {
-	if (!existsSync(cliPath) || statSync(cliPath).mtimeMs < newestSource())
-		execFileSync('npx', ['tsup', '--silent', '--out-dir', outDir], { cwd: root, stdio: 'pipe' });
+	cliPath = builtCli('sapphire-memory-cli-test');
 }, 300_000);
 
 describe('sapphire-memory: help and usage', () => {
@@ -79,12 +66,19 @@ describe('sapphire-memory: help and usage', () => {
 
 	it.each([
 		[[], 'Usage: sapphire-memory <command>'],
-		[['frobnicate'], 'unknown command "frobnicate"'],
-		[['stats', '--colour'], "Unknown option '--colour'"],
+		[['frobnicate'], 'unknown command "frobnicate".'],
+		[['stat'], 'unknown command "stat": did you mean stats?'],
+		[['help', 'expotr'], 'unknown command "expotr": did you mean export?'],
+		[['stats', '--colour'], 'stats has no option --colour.'],
+		[['stats', '--jsn'], 'stats has no option --jsn; did you mean --json?'],
+		[['inspect', '--usr', '482910573615284736'], 'inspect has no option --usr; did you mean --user?'],
+		[['purge', '--user', '482910573615284736', '-x'], 'purge has no option -x.'],
+		[['stats', '--json=yes'], '--json takes no value.'],
+		[['export', '--user', '--out', 'x.json'], '--user needs a value, not the option --out.'],
 		[['inspect'], 'inspect needs either --user <id> or --channel <id>'],
 		[['inspect', '--user', '482910573615284736', '--channel', '810000000000000001'], 'inspect needs either --user <id> or --channel <id>'],
 		[['export'], 'export needs --user <id>'],
-		[['purge', '--user'], "Option '--user <value>' argument missing"],
+		[['purge', '--user'], '--user needs a value.'],
 		[['inspect', '--channel', '810000000000000001', '--limit', 'many'], '--limit takes a whole number'],
 		// parseArgs would read -1 as an option of its own and give advice about its syntax instead.
 		[['inspect', '--channel', '810000000000000001', '--limit', '-1'], '--limit takes a whole number, not "-1".'],
@@ -97,7 +91,21 @@ describe('sapphire-memory: help and usage', () => {
 
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain(reason);
-		expect(run.stderr).not.toMatch(/^\s+at /m);
+		// In the CLI's own words, never Node's advice about its parser.
+		expect(run.stderr).not.toMatch(/^\s+at |Option '|To specify a positional argument/m);
+	});
+
+	it('GIVEN --out in a directory that does not exist THEN it exits 1 naming the directory, before the store is read', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
+		const out = join(dir, 'exports', 'maya.json');
+		const run = await cli(['export', '--user', '482910573615284736', '--out', out], { MEMORY_STORE_URL: 'redis://127.0.0.1:1' });
+
+		expect(run.code).toBe(1);
+		expect(run.stderr).toBe(
+			`sapphire-memory: no directory ${join(dir, 'exports')} to write ${out} in: create it first, or name another --out.\n`
+		);
+		expect(readdirSync(dir)).toEqual([]);
+		rmSync(dir, { recursive: true, force: true });
 	});
 });
 
@@ -164,6 +172,20 @@ describe('sapphire-memory: a store it cannot use', () => {
 			);
 		}
 	);
+
+	it('GIVEN a PostgreSQL server without the database the URL names THEN it says the database does not exist', async ({ skip }) => {
+		const server = process.env.MEMORY_TEST_POSTGRES_URL;
+		if (!server) return skip('MEMORY_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)');
+		const url = new URL(server);
+		url.pathname = '/no_such_memory_database';
+		const run = await cli(['stats'], { MEMORY_STORE_URL: url.href });
+
+		expect(run.code).toBe(1);
+		expect(run.stderr).toBe(
+			`sapphire-memory: Cannot reach memory store ${url.href}: database "no_such_memory_database" does not exist on that server: ` +
+				'create it (`createdb <name>`), or name an existing database in the URL.\n'
+		);
+	});
 
 	it('GIVEN an SQLite file that does not exist THEN it exits 1 and creates nothing', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));

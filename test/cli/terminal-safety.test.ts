@@ -4,18 +4,17 @@
  * breaks that print fake lines must get nothing interpreted and no line of their own. Every output is read back through
  * a parser of what a terminal acts on (ESC and C1 introducers, BEL, CR, bidirectional controls, separators).
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from '../support/builtCli';
 import { MemoryEngine } from '../../src';
 import { CHANNEL, GUILD, said, snowflake, turn } from '../support/turns';
 
-const root = join(__dirname, '../..');
-/** A folder of its own: test/cli/cli.test.ts builds into another, and the two may run at once. */
-const outDir = join(root, 'node_modules/.cache/sapphire-memory-cli-escapes');
-const cliPath = join(outDir, 'cli.js');
+/** A build of its own (see builtCli): test/cli/cli.test.ts builds into another, and the two may run at once. */
+let cliPath: string;
 
 const ESC = '\u001B';
 const BEL = '\u0007';
@@ -36,14 +35,6 @@ const HOSTILE = [
 /** What a terminal would act on: escape sequences (ESC or a C1 control), BEL, CR, bidirectional controls, separators. */
 const INTERPRETED = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
 
-/** The newest modification time of the sources the build reads. */
-function newestSource(): number {
-	const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
-		.filter((entry) => entry.isFile())
-		.map((entry) => join(entry.parentPath, entry.name));
-	return Math.max(...[...files, join(root, 'package.json'), join(root, 'tsup.config.ts')].map((file) => statSync(file).mtimeMs));
-}
-
 function cli(args: string[], storeUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
 	const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MEMORY_')));
 	return new Promise((resolve) => {
@@ -61,8 +52,7 @@ let dir: string;
 let storeUrl: string;
 
 beforeAll(async () => {
-	if (!existsSync(cliPath) || statSync(cliPath).mtimeMs < newestSource())
-		execFileSync('npx', ['tsup', '--silent', '--out-dir', outDir], { cwd: root, stdio: 'pipe' });
+	cliPath = builtCli('sapphire-memory-cli-escapes');
 	dir = mkdtempSync(join(tmpdir(), 'memory-cli-escapes-'));
 	storeUrl = `sqlite://${join(dir, 'memory.sqlite')}`;
 	const engine = await MemoryEngine.open({ env: {}, config: { storeUrl, sweepIntervalMinutes: 0 } });

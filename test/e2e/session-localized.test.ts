@@ -21,6 +21,7 @@ describe('GIVEN a bot that already has a /session: the command renamed /memory, 
 			sessionCommandName: 'memory',
 			sessionStrings: {
 				fr: {
+					'command.name': 'memoire',
 					'command.description': 'Voir et gérer ce dont ce bot se souvient',
 					'status.name': 'etat',
 					'status.description': 'Ce dont on se souvient de toi',
@@ -40,9 +41,10 @@ describe('GIVEN a bot that already has a /session: the command renamed /memory, 
 	const ask = (subcommand: string, locale: string) =>
 		ephemeralAnswer(bot.fake, bot.fake.slashCommand({ name: 'memory', subcommand, user: ALICE.id, channelId: GENERAL, locale }));
 
-	it('THEN Discord gets /memory and no /session, with the French names and descriptions as localizations', () => {
+	it('THEN Discord gets /memory and no /session, with the French names (its own too) and descriptions as localizations', () => {
 		expect(bot.fake.commands().map((command) => command.name)).not.toContain('session');
 		expect(registered()).toMatchObject({
+			name_localizations: { fr: 'memoire' },
 			description: SESSION_STRINGS['command.description'],
 			description_localizations: { fr: 'Voir et gérer ce dont ce bot se souvient' }
 		});
@@ -71,8 +73,8 @@ describe('GIVEN a bot that already has a /session: the command renamed /memory, 
 		expect((await ask('status', 'en-GB')).content.split('\n')[0]).toBe('**What I remember of you**');
 	});
 
-	it('WHEN a French member asks /memory help THEN the text names the command as the host renamed it', async () => {
-		expect((await ask('help', 'fr')).content).toBe('Tape `/memory etat` pour voir ta mémoire.');
+	it('WHEN a French member asks /memory help THEN the text names the command as French members see it, others as the host renamed it', async () => {
+		expect((await ask('help', 'fr')).content).toBe('Tape `/memoire etat` pour voir ta mémoire.');
 		expect((await ask('help', 'de')).content).toContain('`/memory clear scope:all`: forget everything about you');
 	});
 });

@@ -18,6 +18,7 @@ describe('GIVEN no environment', () => {
 			sqliteDriver: 'better-sqlite3',
 			serverPurgeGraceHours: 0,
 			forgetMembersWhoLeave: false,
+			startWithoutStore: false,
 			encryptionKey: null,
 			encryptionPreviousKeys: null,
 			contextTokenBudget: 1500,
@@ -77,8 +78,8 @@ describe('GIVEN environment variables', () => {
 		}
 	});
 
-	it('WHEN the summary TTL is shorter than the message TTL THEN start-up stops and says why', () => {
-		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30' })).toThrow(
+	it('WHEN the summary TTL is set shorter than the message TTL THEN start-up stops and says why', () => {
+		expect(() => resolveConfig({}, { SHORT_TERM_MEMORY_TTL_HOURS: '30', SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS: '24' })).toThrow(
 			/SHORT_TERM_MEMORY_SUMMARY_TTL_HOURS=24 is below SHORT_TERM_MEMORY_TTL_HOURS=30/
 		);
 	});
@@ -266,6 +267,13 @@ const RANGES: Record<keyof typeof MemoryEnvironment, { refused: string[]; accept
 			['true', true],
 			['false', false],
 			['1', true],
+			['off', false]
+		]
+	},
+	MEMORY_START_WITHOUT_STORE: {
+		refused: ['maybe', 'truee', '2'],
+		accepted: [
+			['true', true],
 			['off', false]
 		]
 	},

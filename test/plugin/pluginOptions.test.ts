@@ -1,7 +1,7 @@
 import '../../src/register';
 import { SapphireClient } from '@sapphire/framework';
 import { GatewayIntentBits, PermissionFlagsBits } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../src';
 import { DEFAULT_SESSION_COOLDOWNS, pluginOptions, resolvePluginOptions } from '../../src/plugin/pluginOptions';
 
@@ -51,7 +51,7 @@ describe('GIVEN the plugin options', () => {
 		expect(error).toBeInstanceOf(MemoryError);
 		expect(error).toMatchObject({ code: 'INVALID_CONFIG' });
 		const { message } = error as Error;
-		expect(message).toMatch(/^Invalid memory plugin options: /);
+		expect(message).toMatch(/^Invalid memory configuration, 8 settings:\n/);
 		for (const field of [
 			'memory.sessionCommandName: expected 1 to 32 lower-case letters',
 			'memory.confirmationTimeoutMs:',
@@ -59,16 +59,41 @@ describe('GIVEN the plugin options', () => {
 			'memory.moderatorPermission: expected a permission',
 			'memory.sessionCooldowns',
 			'memory.metrics',
-			'memory.sesionCommand: not an option of the plugin',
+			'memory.sesionCommand: not an option of the plugin; did you mean sessionCommand?',
 			'memory.resolvePrivacyLevel: expected a function'
 		])
 			expect(message, field).toContain(field);
 	});
 
-	it('WHEN a client is built with a bad option THEN its construction stops with INVALID_CONFIG, before any piece loads', () => {
-		expect(() => new SapphireClient({ intents: [GatewayIntentBits.Guilds], memory: { sessionCommandName: 'Session' } })).toThrow(
-			/Invalid memory plugin options: memory\.sessionCommandName/
+	it('WHEN memory.config holds a key that is no setting THEN it is named with the closest setting, not dropped', () => {
+		expect(() => resolvePluginOptions({ config: { ttlHour: 48 } as never })).toThrow(
+			'Invalid memory configuration: memory.config.ttlHour: not a setting of the engine; did you mean ttlHours?'
 		);
+	});
+
+	it('WHEN a client is built with bad options THEN it is built, and its login rejects naming every bad option and setting at once', async () => {
+		const client = new SapphireClient({
+			intents: [GatewayIntentBits.Guilds],
+			memory: { sessionCommandName: 'Memory Bot', confirmationTimeoutMs: 0, config: { maxOtherChannels: 99 } }
+		});
+		vi.stubEnv('MEMORY_CONTEXT_TOKEN_BUDGET', 'lots');
+		const login = client.login('never-sent');
+		await expect(login).rejects.toBeInstanceOf(MemoryError);
+		await expect(login).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+		await expect(login).rejects.toThrow(
+			[
+				'Invalid memory configuration, 4 settings:',
+				'  memory.sessionCommandName: expected 1 to 32 lower-case letters, digits, - or _ (Discord’s rule for a command name).',
+				'  memory.confirmationTimeoutMs: Too small: expected number to be >=1.',
+				'  memory.config.maxOtherChannels=99 (SHORT_TERM_MEMORY_MAX_OTHER_CHANNELS); expected a whole number from 0 to 20.',
+				'  MEMORY_CONTEXT_TOKEN_BUDGET="lots"; expected a whole number of tokens from 50 to 16000.'
+			].join('\n')
+		);
+		vi.unstubAllEnvs();
+		await client.destroy();
+	});
+
+	it('WHEN a client is built with good options THEN they are resolved once', () => {
 		const client = new SapphireClient({
 			intents: [GatewayIntentBits.Guilds],
 			memory: { confirmationTimeoutMs: 120_000, sessionCommandName: 'memoire' }

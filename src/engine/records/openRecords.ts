@@ -10,6 +10,7 @@ import { MemoryStore } from '../store/MemoryStore';
 import type { StoreOptions } from '../store/openStore';
 import { Sealer } from '../store/Sealer';
 import { checkSeal } from '../store/sealing';
+import { checkWhenReached } from './checkWhenReached';
 import { RecordStore } from './RecordStore';
 import { Registry } from './Registry';
 
@@ -54,7 +55,9 @@ export class OpenRecords {
 		public readonly rewrites: FileRewrites,
 		/** Values found plain in a sealed store and sealed at start-up: no page of an SQLite file may keep them. */
 		public readonly sealedNow: number,
-		options: RecordsOptions
+		options: RecordsOptions,
+		/** Stops asking a store that did not answer at start-up (see checkWhenReached). */
+		private readonly stopAsking: () => void = () => undefined
 	) {
 		const { logger } = options;
 		this.logCheckpoints = isCheckpointableLog(store.keyv.store)
@@ -66,34 +69,59 @@ export class OpenRecords {
 
 	/** Once the parts above have stopped: the registry's read-backs settled, a file rewrite still due run, the store closed. */
 	public async close(logger: MemoryLogger): Promise<void> {
+		this.stopAsking();
 		await this.registry.settled();
 		await this.rewrites.close().catch((error: unknown) => logger.error('[memory] rewriting the SQLite file failed:', error));
 		await this.logCheckpoints?.stop();
 		await this.store.close();
 	}
 
-	/** Opens the store `options.config` names (`STORE_UNAVAILABLE` when it cannot be reached, `INVALID_CONFIG` for keys that do not open it). */
+	/**
+	 * Opens the store `options.config` names (`STORE_UNAVAILABLE` when it cannot be reached, unless `startWithoutStore`;
+	 * `INVALID_CONFIG` for keys that do not open it).
+	 */
 	public static async open(options: RecordsOptions): Promise<OpenRecords> {
 		const { config, logger } = options;
-		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver } = config;
+		const { storeUrl, storeNamespace: namespace, storeTimeoutMs: timeoutMs, sqliteSynchronous, sqliteDriver, startWithoutStore } = config;
 		const sealer = Sealer.fromConfig(config);
-		const store = await MemoryStore.open({ storeUrl, namespace, keyv: options.keyv, timeoutMs, sqliteSynchronous, sqliteDriver, sealer });
+		const store = await MemoryStore.open({
+			storeUrl,
+			namespace,
+			keyv: options.keyv,
+			timeoutMs,
+			sqliteSynchronous,
+			sqliteDriver,
+			sealer,
+			startWithoutStore
+		});
+		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
+		const rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
+		const registry = new Registry(store);
+		const checks = async () => {
+			const sealedNow = await checkSeal(store, (message) => logger.warn(message));
+			// A store of the layout before sets: its registries' ids move into the sets now (each sweep looks again).
+			await registry.adoptBuckets().catch((error: unknown) => logger.warn('[memory] moving the registry buckets into sets failed:', error));
+			return sealedNow;
+		};
+		store.damaged.onDamaged((key, reason) =>
+			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
+		);
+		if (store.health.gate.closed) {
+			store.health.onChange(options.onStoreHealth);
+			// The outage began before anyone listened: told now, as one at run time is; its end is told when the store answers.
+			options.onStoreHealth({ available: false, at: Date.now(), error: store.health.gate.cause! });
+			// Values sealed once it answers were plain: no page of an SQLite file may keep them.
+			const stop = checkWhenReached(store, async () => void ((await checks()) > 0 && (await rewrites.now())), logger);
+			return new OpenRecords(store, new RecordStore(store), registry, rewrites, 0, options, stop);
+		}
 		let sealedNow: number;
 		try {
-			sealedNow = await checkSeal(store, (message) => logger.warn(message));
+			sealedNow = await checks();
 		} catch (error) {
 			await store.close().catch(() => undefined);
 			throw error;
 		}
 		store.health.onChange(options.onStoreHealth);
-		store.damaged.onDamaged((key, reason) =>
-			logger.warn(`[memory] the stored value of ${key} could not be used (${reason}): it is read as missing, and the next write replaces it.`)
-		);
-		const file = isRewritableFile(store.keyv.store) ? store.keyv.store : null;
-		const rewrites = new FileRewrites(file, config.sqliteRewriteSeconds * 1000, logger);
-		const registry = new Registry(store);
-		// A store of the layout before sets: its registries' ids move into the sets now (each sweep looks again).
-		await registry.adoptBuckets().catch((error: unknown) => logger.warn('[memory] moving the registry buckets into sets failed:', error));
 		return new OpenRecords(store, new RecordStore(store), registry, rewrites, sealedNow, options);
 	}
 }

@@ -242,6 +242,7 @@ export class MemoryStore {
 
 	/** Every key of the namespace with its stored envelope as keyv reads it (still sealed): a scan of the whole namespace. */
 	public async *scanEnvelopes(): AsyncGenerator<[key: string, envelope: unknown]> {
+		await this.health.gate.refusal('scan');
 		const iterate = this.keyv.iterator;
 		if (!iterate) throw storeError('scan', new Error('this store cannot list its keys (its Keyv adapter has no iterator)'));
 		try {

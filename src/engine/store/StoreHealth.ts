@@ -1,5 +1,6 @@
 import { MemoryError, storeError } from '../errors';
 import type { StoreHealthChange, StoreHealthCounters } from '../schemas/storeHealth';
+import { StartupGate } from './StartupGate';
 
 export type { StoreHealthChange, StoreHealthCounters };
 
@@ -11,6 +12,8 @@ export type { StoreHealthChange, StoreHealthCounters };
  */
 export class StoreHealth {
 	public readonly counters: StoreHealthCounters = { available: true, outages: 0, unavailableCalls: 0, lastOutage: null };
+	/** Memory off until the store answers, when it could not be reached at start-up (`MEMORY_START_WITHOUT_STORE`). */
+	public readonly gate = new StartupGate();
 	private readonly listeners = new Set<(change: StoreHealthChange) => void>();
 	private started = 0;
 	private changedAt = 0;
@@ -28,6 +31,9 @@ export class StoreHealth {
 	 * the store's health.
 	 */
 	public async call<T>(operation: string, task: () => Promise<T>, timeoutMs: number | null): Promise<T> {
+		// While memory is off since start-up, a call never reaches the adapter: the outage is already counted.
+		const refusal = this.gate.refusal(operation);
+		if (refusal) return refusal;
 		const call = this.begin();
 		let timer: NodeJS.Timeout | undefined;
 		const deadline =

@@ -1,10 +1,11 @@
 import Keyv from 'keyv';
-import { MemoryError } from '../errors';
+import { MemoryError, storeError } from '../errors';
 import type { StorageKind } from '../schemas';
 import { openAdapter, redact, type SqliteDriver, storageKind } from './backends';
 import { readRow } from './DamagedValues';
 import type { Sealer } from './Sealer';
 import { SocketErrors } from './SocketErrors';
+import type { StoreHealth } from './StoreHealth';
 import type { SqliteSynchronous } from './SqliteAdapter';
 
 /** How long a call to a server store may take before it fails as unavailable. */
@@ -23,6 +24,8 @@ export interface StoreOptions {
 	sqliteDriver?: SqliteDriver;
 	/** Seals every value before it reaches keyv (`MEMORY_ENCRYPTION_KEY`); null or absent: values are stored as they are. */
 	sealer?: Sealer | null;
+	/** Keep a store that does not answer at start-up, memory off until it does (`MEMORY_START_WITHOUT_STORE`). @default false */
+	startWithoutStore?: boolean;
 }
 
 /** What a store is made of once opened. */
@@ -41,7 +44,7 @@ export interface StoreParts {
  * opened from its URL answers one call first, so that a wrong URL or a server away stops start-up with
  * `STORE_UNAVAILABLE` (naming the URL, its password hidden, and why) instead of failing the first reply.
  */
-export async function openStore<S extends { readonly keyv: Keyv; close(): Promise<void> }>(
+export async function openStore<S extends { readonly keyv: Keyv; readonly health: StoreHealth; close(): Promise<void> }>(
 	options: StoreOptions,
 	make: (parts: StoreParts) => S
 ): Promise<S> {
@@ -66,13 +69,36 @@ export async function openStore<S extends { readonly keyv: Keyv; close(): Promis
 	try {
 		await store.keyv.get('__ping__');
 	} catch (error) {
+		const unreached = new MemoryError(
+			'STORE_UNAVAILABLE',
+			`Cannot reach memory store ${redact(options.storeUrl)}: ${whyUnreached(error, socketErrors)}`,
+			{ cause: error }
+		);
+		// The adapter reconnects on its own, as after an outage at run time: the store is kept for when it answers.
+		if (options.startWithoutStore) {
+			// Memory off until it answers: the outage starts now.
+			store.health.gate.close(unreached);
+			store.health.failed(store.health.begin(), unreached);
+			return store;
+		}
 		await store.close().catch(() => undefined);
-		const reason = socketErrors.first?.message ?? (error as Error).message;
-		throw new MemoryError('STORE_UNAVAILABLE', `Cannot reach memory store ${redact(options.storeUrl)}: ${reason}. Is the server running there?`, {
-			cause: error
-		});
+		throw unreached;
 	} finally {
 		socketErrors.stop();
 	}
 	return store;
+}
+
+/**
+ * Why a store did not answer at start-up, as an operator acts on it: a PostgreSQL database that does not exist (SQLSTATE
+ * 3D000) named as such, a connection that failed asked about the server, any other refusal (a wrong password) as it came.
+ */
+function whyUnreached(error: unknown, socketErrors: SocketErrors): string {
+	for (let cause = error; cause instanceof Error; cause = cause.cause) {
+		if ((cause as { code?: unknown }).code === '3D000')
+			return `${cause.message} on that server: create it (\`createdb <name>\`), or name an existing database in the URL.`;
+	}
+	const reason = socketErrors.first?.message ?? (error as Error).message;
+	const connectionFailed = socketErrors.first !== undefined || storeError('ping', error).code === 'STORE_UNAVAILABLE';
+	return connectionFailed ? `${reason}. Is the server running there?` : `${reason}.`;
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { MemoryEngine, MemoryError, resolveConfig, sqlitePath, unknownSettings, unknownSettingWarning } from '../../engine';
+import { MemoryEngine, MemoryError, resolveConfig, settingWarnings, sqlitePath } from '../../engine';
 import type { CliCommand, Values } from './command';
+import { checkOptions, unknownCommand } from './commandLine';
 import { exportCommand } from './commands/export';
 import { inspectCommand } from './commands/inspect';
 import { purgeCommand } from './commands/purge';
@@ -52,9 +53,12 @@ export async function main(argv: readonly string[]): Promise<number> {
 			process.stderr.write(`${PROGRAM_HELP}\n`);
 			return ExitCode.Usage;
 		}
+		const args = negativeNumbersJoined(argv);
+		const options = { ...GLOBAL_OPTIONS, ...command.options };
+		checkOptions(args, options, command.name);
 		const { values, positionals } = parseArgs({
-			args: negativeNumbersJoined(argv),
-			options: { ...GLOBAL_OPTIONS, ...command.options },
+			args,
+			options,
 			allowPositionals: true,
 			strict: true
 		});
@@ -75,7 +79,11 @@ function readLine(argv: readonly string[]): { command?: CliCommand; help: boolea
 	const asksHelp = positionals[0] === 'help';
 	const name = asksHelp ? positionals[1] : positionals[0];
 	const command = name === undefined ? undefined : COMMANDS.find((candidate) => candidate.name === name);
-	if (name !== undefined && !command) throw new UsageError(`unknown command "${name}".`);
+	if (name !== undefined && !command)
+		throw unknownCommand(
+			name,
+			COMMANDS.map((candidate) => candidate.name)
+		);
 	if (!command && !asksHelp && !values.help && argv.length > 0) throw new UsageError('no command given.');
 	return { command, help: asksHelp || values.help === true };
 }
@@ -90,8 +98,8 @@ async function openEngine(values: Values): Promise<MemoryEngine> {
 		...(typeof values.store === 'string' ? { storeUrl: values.store } : {}),
 		...(typeof values.namespace === 'string' ? { storeNamespace: values.namespace } : {})
 	};
-	for (const unknown of unknownSettings(process.env)) process.stderr.write(`${unknownSettingWarning(unknown)}\n`);
-	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null }, process.env, {
+	for (const warning of settingWarnings(process.env)) process.stderr.write(`${warning}\n`);
+	const config = resolveConfig({ ...flags, sweepIntervalMinutes: 0, llmBaseUrl: null, startWithoutStore: false }, process.env, {
 		storeUrl: '--store',
 		storeNamespace: '--namespace'
 	});
