@@ -76,7 +76,7 @@ describe.each(backends)('long-term memory on $name', (backend) => {
 			expect(await engine.getProfile(MAYA.id)).toBeNull();
 		});
 
-		it('THEN removeNotes takes notes out by their text, whatever its spacing; the last one gone takes the profile from rows and files', async () => {
+		it('THEN removeNotes takes notes out by text, whatever its spacing; the last one gone takes the profile from rows and files', async () => {
 			await engine.updateProfile(MAYA.id, { notes: ['likes short answers', 'her locker code is 3391'] });
 			const profile = await engine.updateProfile(MAYA.id, { removeNotes: ['  her locker   code is 3391 ', 'never was a note'] });
 			expect(profile.notes).toEqual(['likes short answers']);
