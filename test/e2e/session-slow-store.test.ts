@@ -177,8 +177,14 @@ describe('/session on a store every call of which answers late: the first answer
 						channelId: GENERAL
 					})
 				);
+			// Their three topics, and their profile's note ("… likes long walks"), which forget removes too.
 			const first = await keystroke('g');
-			expect((first.data.choices as unknown[]).length).toBe(3);
+			expect((first.data.choices as { name: string }[]).map((choice) => choice.name).sort()).toEqual([
+				'Gaming night',
+				'Garage sale',
+				'Garden plans',
+				`Note: ${member.username} likes long walks`
+			]);
 			const before = control.total();
 
 			const next = await keystroke('gar');

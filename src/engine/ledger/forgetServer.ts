@@ -3,6 +3,7 @@ import type { Listings, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
 import { parseScopeKey, serverScopesPrefix } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
+import { dropRecordsNaming } from '../records/contextSourceRecords';
 
 /** What purging a server removed. */
 export interface ServerPurge {
@@ -79,7 +80,10 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 	await directory.forgetMany(new Map([...owners].map(([userId, keys]) => [Records.userDirectory(userId), keys])));
 	// Every author seen, and every member with a conversation there: an author index may still list a scope whose
 	// messages of theirs were deleted since.
-	await parts.authors.removeMany(new Map([...new Set([...authors.keys(), ...owners.keys()])].map((authorId) => [authorId, [...serverScopes]])));
+	const members = [...new Set([...authors.keys(), ...owners.keys()])];
+	await parts.authors.removeMany(new Map(members.map((authorId) => [authorId, [...serverScopes]])));
+	// What their replies drew on, where it names the server.
+	await dropRecordsNaming(store, members, serverId);
 	await store.delete([
 		Records.serverDirectory(serverId),
 		...channelDirectories,

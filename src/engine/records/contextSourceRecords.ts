@@ -21,6 +21,17 @@ export function contextSourceKeys(userId: string): RecordKey<ContextSourcesRecor
 	return Array.from({ length: SOURCE_SLOTS }, (_, slot) => Records.contextSources(userId, slot));
 }
 
+/**
+ * Deletes the records of `userIds` that name `serverId`, where the reply was or where a message it drew on was: a server
+ * erased leaves no record that names it.
+ */
+export async function dropRecordsNaming(store: RecordStore, userIds: readonly string[], serverId: string): Promise<void> {
+	const keys = userIds.flatMap(contextSourceKeys);
+	const records = await store.getMany(keys);
+	const naming = (record: ContextSourcesRecord) => record.serverId === serverId || record.groups.some((group) => group.serverId === serverId);
+	await store.delete(keys.filter((_, index) => records[index] !== undefined && naming(records[index]!)));
+}
+
 /** The groups as a record keeps them: the first {@link MAX_RECORDED_SOURCES} ids, in the context's order, and how many were left out. */
 export function boundedGroups(groups: readonly SourceGroup[]): { groups: SourceGroup[]; omitted: number } {
 	let room = MAX_RECORDED_SOURCES;
