@@ -122,7 +122,12 @@ describe('a host that sets memory options on its client', () => {
 
 	describe('GIVEN commandGuildIds', () => {
 		it('THEN /session and its message commands are registered in that guild only', () => {
-			expect(bot.fake.commands(GUILD_ID).map((command) => command.name)).toEqual(['session', 'Forget this message', 'Remember this']);
+			expect(bot.fake.commands(GUILD_ID).map((command) => command.name)).toEqual([
+				'session',
+				'Forget this message',
+				'Remember this',
+				'What did you remember?'
+			]);
 			expect(bot.fake.commands().map((command) => command.name)).toEqual([]);
 		});
 	});
