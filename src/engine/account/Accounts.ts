@@ -5,7 +5,7 @@ import {
 	ContextSourcesViewerSchema,
 	parseInput,
 	type MemoryStatus,
-	ReplyMessageIdSchema,
+	MessageIdSchema,
 	type RememberMessageRequest,
 	type RememberMessageResult,
 	RememberMessageSchema,
@@ -76,7 +76,7 @@ export class Accounts {
 
 	/** What did you remember?: what one persona reply's context drew on, as the member asking may see it (see contextSources.ts). */
 	public contextSources(replyMessageId: string, viewer: ContextSourcesViewer): Promise<ContextSources> {
-		const replyId = parseInput(ReplyMessageIdSchema, replyMessageId, 'reply message id');
+		const replyId = parseInput(MessageIdSchema, replyMessageId, 'reply message id');
 		return contextSources(this.parts, replyId, parseInput(ContextSourcesViewerSchema, viewer, 'viewer'), this.now());
 	}
 

@@ -4,15 +4,12 @@ import {
 	type ContextSourceLine,
 	type ContextSources,
 	type ContextSourcesRecord,
-	type ContextSourcesViewer,
+	type ParsedContextSourcesViewer as Viewer,
 	SOURCE_TIERS,
 	type SourceGroup,
 	type StoredMessage
 } from '../schemas';
 import type { AccountParts } from './AccountParts';
-
-/** The viewer as `contextSources` reads them, checked. */
-type Viewer = Omit<ContextSourcesViewer, 'visibleChannelIds'> & { visibleChannelIds?: string[] };
 
 /**
  * What did you remember?: the stored messages the context of one persona reply drew on, as the member asking may see them

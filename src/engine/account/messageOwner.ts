@@ -1,3 +1,4 @@
+import { carriesWordsOf } from '../privacy/voices';
 import type { StoredMessage } from '../schemas';
 
 /** Who asks about one message: the member, and who wrote it as Discord says (the plugin passes it). */
@@ -15,8 +16,7 @@ export interface MessageRequester {
  */
 export function messageOwnership(stored: StoredMessage | null, request: MessageRequester): 'theirs' | 'not-yours' | 'not-stored' {
 	if (!stored) return request.authorId === request.userId ? 'theirs' : 'not-stored';
-	const answersThem = stored.role === 'persona' && stored.replyToAuthorId === request.userId;
-	return stored.authorId === request.userId || answersThem ? 'theirs' : 'not-yours';
+	return carriesWordsOf(stored, request.userId) ? 'theirs' : 'not-yours';
 }
 
 /** Who wrote a message memory holds, as the answers to a member say it. */

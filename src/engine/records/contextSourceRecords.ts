@@ -26,10 +26,8 @@ export function contextSourceKeys(userId: string): RecordKey<ContextSourcesRecor
  * erased leaves no record that names it.
  */
 export async function dropRecordsNaming(store: RecordStore, userIds: readonly string[], serverId: string): Promise<void> {
-	const keys = userIds.flatMap(contextSourceKeys);
-	const records = await store.getMany(keys);
 	const naming = (record: ContextSourcesRecord) => record.serverId === serverId || record.groups.some((group) => group.serverId === serverId);
-	await store.delete(keys.filter((_, index) => records[index] !== undefined && naming(records[index]!)));
+	await store.updateMany(userIds.flatMap(contextSourceKeys), (_, record) => (record && naming(record) ? 'delete' : null));
 }
 
 /** The groups as a record keeps them: the first {@link MAX_RECORDED_SOURCES} ids, in the context's order, and how many were left out. */
@@ -73,8 +71,8 @@ export class ContextSourceRecords {
 
 	/** Drops the member's record of one reply (a reply forgotten takes what it drew on with it). */
 	public async drop(userId: string, replyId: string): Promise<void> {
-		const key = Records.contextSources(userId, slotOf(replyId));
-		if ((await this.store.get(key))?.replyId === replyId) await this.store.delete([key]);
+		// Compared and deleted at once: a newer reply's record written to the slot meanwhile stays.
+		await this.store.update(Records.contextSources(userId, slotOf(replyId)), (record) => (record?.replyId === replyId ? 'delete' : null));
 	}
 
 	private live(record: ContextSourcesRecord, now: number): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ContextTier, MAX_VISIBLE_CHANNELS } from './context';
 import { iterableOf } from './iterable';
-import { IdSchema, MessageIdSchema, ServerIdSchema } from './primitives';
+import { IdSchema, ServerIdSchema } from './primitives';
 
 /** The tiers whose lines come from stored messages, in the order a context shows them. */
 export const SOURCE_TIERS = ['summary', 'relevant', 'recent'] as const satisfies readonly ContextTier[];
@@ -59,8 +59,8 @@ export const ContextSourcesViewerSchema = z.object({
 /** The member asking what a persona's reply drew on, where the reply is, as `contextSources` takes them. */
 export type ContextSourcesViewer = z.input<typeof ContextSourcesViewerSchema>;
 
-/** The reply a member asks about: a persona's message id. */
-export const ReplyMessageIdSchema = MessageIdSchema;
+/** The viewer as checked (`visibleChannelIds` read into an array). */
+export type ParsedContextSourcesViewer = z.output<typeof ContextSourcesViewerSchema>;
 
 /** One stored message a reply's context drew on, as the asking member may see it. */
 export interface ContextSourceLine {
