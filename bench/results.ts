@@ -1,5 +1,4 @@
 import type { BackendName, BenchPlan, SectionName } from './options';
-import type { RegistryScaleResult } from './sections/registryScale';
 import type { LatencySummary } from './stats';
 
 /** The machine the figures were taken on. */
@@ -117,6 +116,28 @@ export interface SourceRecordsResult {
 	alone: LatencySummary;
 	/** recordTurn of a turn whose context was built first (not timed): it also stores what the reply drew on. */
 	afterContext: LatencySummary;
+}
+
+/** One registry size of the registry-scale section (bench/sections/registryScale.ts); times in ms. */
+export interface RegistryScalePoint {
+	/** Members registered (and with a user directory) before the timed turns. */
+	members: number;
+	/** Seconds the seeding of this size's new members took, through the store. */
+	seedSeconds: number;
+	/** A new member's first `recordTurn`, each sample a member never seen. */
+	firstTurn: LatencySummary;
+	/** This size's median first turn over the first size's, measured in the same run. */
+	ratioToFirst: number;
+	/** One sweep over the store: every registry walked in slices, every seeded directory read. */
+	sweepMs: number;
+}
+
+/** The registry-scale section on one backend. */
+export interface RegistryScaleResult {
+	backend: BackendName;
+	skipped?: string;
+	error?: string;
+	points: RegistryScalePoint[];
 }
 
 /** What forgetting costs in the latency section's channel (see bench/sections/forgetting.ts). */

@@ -9,32 +9,11 @@ import { type BenchStore, prepareStore } from '../backends';
 import { ChatCorpus } from '../corpus';
 import { count } from '../format';
 import { progress, ProgressCounter } from '../log';
-import type { BackendName, BenchPlan } from '../options';
-import { type LatencySummary, ratio, summarize, timed } from '../stats';
+import type { BenchPlan } from '../options';
+import type { RegistryScalePoint, RegistryScaleResult } from '../results';
+import { ratio, summarize, timed } from '../stats';
 import { type Channel, ChatWorkload, channelId, openEngine, PERSONA, serverId } from '../workload';
 import { errorText } from './shared';
-
-/** One registry size of the registry-scale section; times in ms. */
-export interface RegistryScalePoint {
-	/** Members registered (and with a user directory) before the timed turns. */
-	members: number;
-	/** Seconds the seeding of this size's new members took, through the store. */
-	seedSeconds: number;
-	/** A new member's first `recordTurn`, each sample a member never seen. */
-	firstTurn: LatencySummary;
-	/** This size's median first turn over the first size's, measured in the same run. */
-	ratioToFirst: number;
-	/** One sweep over the store: every registry walked in slices, every seeded directory read. */
-	sweepMs: number;
-}
-
-/** The registry-scale section on one backend. */
-export interface RegistryScaleResult {
-	backend: BackendName;
-	skipped?: string;
-	error?: string;
-	points: RegistryScalePoint[];
-}
 
 /** Members seeded per batch: their directories and their registry ids land in one `setMany`. */
 const SEED_BATCH = 1_000;

@@ -1,5 +1,5 @@
 import { count, ms, table } from '../format';
-import type { RegistryScaleResult } from './registryScale';
+import type { RegistryScaleResult } from '../results';
 
 /** The registry-scale section: per backend and size, a new member's first turn, its ratio to the first size, and the sweep. */
 export function renderRegistryScale(results: readonly RegistryScaleResult[]): string {
