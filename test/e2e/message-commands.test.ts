@@ -11,6 +11,7 @@ import { PrivacyLevel } from '../../src';
 import { logEmptied } from '../support/engine';
 import { ALICE, BOB, CAROL, converse, DAVE, ephemeralAnswer, GENERAL, type MemoryBot, startMemoryBot } from '../support/memory-bot';
 import { holdersOf, rawRows } from '../support/store-inspection';
+import type { CommandOptionsInput } from '../../tools/fake-discord';
 
 const FORGET = 'Forget this message';
 const REMEMBER = 'Remember this';
@@ -32,6 +33,18 @@ describe('the message commands Forget this message and Remember this', () => {
 	/** Runs a message command as `user` on `messageId`; resolves with the ephemeral answer's text. */
 	async function run(name: string, user: string, messageId: string): Promise<string> {
 		return (await ephemeralAnswer(bot.fake, bot.fake.messageCommand({ name, user, messageId }))).content;
+	}
+
+	/** Alice runs `/session <subcommand>` in #general; resolves with the ephemeral answer's text. */
+	async function session(subcommand: string, options?: CommandOptionsInput): Promise<string> {
+		const interaction = bot.fake.slashCommand({
+			name: 'session',
+			subcommand,
+			...(options ? { options } : {}),
+			user: ALICE.id,
+			channelId: GENERAL
+		});
+		return (await ephemeralAnswer(bot.fake, interaction)).content;
 	}
 
 	it('WHEN Alice forgets her own message THEN it and Sol’s reply that repeats it leave the store; it stays on Discord', async () => {
@@ -70,11 +83,7 @@ describe('the message commands Forget this message and Remember this', () => {
 		expect((await container.memory.getProfile(ALICE.id))?.notes).toContain('I am allergic to peanuts');
 
 		// /session profile shows it, and /session forget offers it and removes it.
-		const profile = await ephemeralAnswer(
-			bot.fake,
-			bot.fake.slashCommand({ name: 'session', subcommand: 'profile', user: ALICE.id, channelId: GENERAL })
-		);
-		expect(profile.content).toContain('• I am allergic to peanuts');
+		expect(await session('profile')).toContain('• I am allergic to peanuts');
 		const offered = bot.fake.autocomplete({
 			name: 'session',
 			subcommand: 'forget',
@@ -85,25 +94,11 @@ describe('the message commands Forget this message and Remember this', () => {
 		});
 		const { choices } = (await bot.fake.waitForAnswer(offered.id)).data as { choices: { name: string; value: string }[] };
 		expect(choices).toEqual([{ name: 'Note: I am allergic to peanuts', value: expect.stringMatching(/^note:/) }]);
-		const forgot = bot.fake.slashCommand({
-			name: 'session',
-			subcommand: 'forget',
-			options: { topic: choices[0]!.value },
-			user: ALICE.id,
-			channelId: GENERAL
-		});
-		expect((await ephemeralAnswer(bot.fake, forgot)).content).toBe('Forgot the note “I am allergic to peanuts”.');
+		expect(await session('forget', { topic: choices[0]!.value })).toBe('Forgot the note “I am allergic to peanuts”.');
 		expect((await container.memory.getProfile(ALICE.id))?.notes ?? []).not.toContain('I am allergic to peanuts');
 		// Her message itself stays in the conversation's memory: only the note went.
 		expect((await rawRows(location())).filter((row) => row.includes('ltm:profile') && row.includes('peanuts'))).toEqual([]);
-		const again = bot.fake.slashCommand({
-			name: 'session',
-			subcommand: 'forget',
-			options: { topic: choices[0]!.value },
-			user: ALICE.id,
-			channelId: GENERAL
-		});
-		expect((await ephemeralAnswer(bot.fake, again)).content).toMatch(/^That note is no longer in your profile/);
+		expect(await session('forget', { topic: choices[0]!.value })).toMatch(/^That note is no longer in your profile/);
 	});
 
 	it('WHEN a PARTIAL member asks to keep a message THEN nothing is kept, and the answer says why', async () => {
@@ -114,10 +109,7 @@ describe('the message commands Forget this message and Remember this', () => {
 	});
 
 	it('WHEN a member asks /session help THEN the message commands are listed by name', async () => {
-		const { content } = await ephemeralAnswer(
-			bot.fake,
-			bot.fake.slashCommand({ name: 'session', subcommand: 'help', user: ALICE.id, channelId: GENERAL })
-		);
+		const content = await session('help');
 		expect(content).toContain(`**${FORGET}**`);
 		expect(content).toContain(`**${REMEMBER}**`);
 	});
