@@ -9,13 +9,16 @@ import { markerKeysToRead, markersRead } from './markerKeys';
 const CHUNKS_PER_SLICE = 16;
 /** Markers of removed messages read at a time. */
 const MARKERS_PER_READ = 1_000;
+/** Times the last step is tried while other writes keep changing the head; the next sweep tries again. */
+const FINAL_ATTEMPTS = 3;
 
 /**
  * Makes an archive begun before markers held locations a located one (see ArchiveHead.located), so that forgetting in
  * it reads what it forgets instead of the whole archive. A slice of chunks at a time, each under the head's lock as
  * capture's appends and forgetting are: each message's marker gets its chunk, the markers of the messages persona
  * replies answer (and of their texts' fingerprints) get the replies' chunks, and each author's chunks join their set.
- * Under the lock once more, the chunks appended meanwhile are located and the head says `located`. Until then every
+ * Under the lock once more, the chunks appended meanwhile are located; then the head says `located`, by a compare-and-set
+ * against the head that step read, since another process may append or remove meanwhile. Until then every
  * marker not yet written says nothing of where its message is, and forgetting reads the archive whole, as before; an
  * archive with a chunk that cannot be read stays so. Returns whether the archive became located.
  */
@@ -43,16 +46,38 @@ export async function locateArchive(archive: Archive, scopeKey: string): Promise
 		});
 		if (!going) return false;
 	}
-	return underLock(async () => {
-		const [head, tombstones] = await store.read([headKey, tombstonesKey]);
-		if (!unlocated(head)) return false;
-		for (let from = tail; from < head.chunks; from += CHUNKS_PER_SLICE)
-			if (!(await locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, head.chunks)))) return false;
-		// Every message the chunks hold has its location now: a removed message's marker still 1 is its tombstone.
-		await rewriteMarkers(archive, scopeKey, Object.keys(tombstones ?? {}), ArchiveMarker.archived, ArchiveMarker.removed);
-		await store.set(headKey, { ...head, located: true }, archive.keyTtlMs);
-		return true;
-	});
+	for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
+		const located = await underLock(async () => {
+			const [head, tombstones] = await store.read([headKey, tombstonesKey]);
+			if (!unlocated(head)) return null;
+			for (let from = tail; from < head.chunks; from += CHUNKS_PER_SLICE)
+				if (!(await locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, head.chunks)))) return null;
+			// Every message the chunks hold has its location now: a removed message's marker still 1 is its tombstone.
+			await rewriteMarkers(archive, scopeKey, Object.keys(tombstones ?? {}), ArchiveMarker.archived, ArchiveMarker.removed);
+			return head;
+		});
+		if (!located) return false;
+		// A compare-and-set, not a write: another process's append or removal since then (the head's lock is this
+		// process's) leaves the head as it wrote it, and its chunks are located on the next attempt.
+		let marked = false;
+		await store.update(headKey, (current) => {
+			marked = current !== undefined && sameHead(current, located);
+			return marked ? { value: { ...current!, located: true as const }, ttlMs: archive.keyTtlMs } : null;
+		});
+		if (marked) return true;
+	}
+	return false;
+}
+
+/** Whether a head read now is the one located: no chunk, message or removal since. */
+function sameHead(current: ArchiveHead, located: ArchiveHead): boolean {
+	return (
+		current.located !== true &&
+		current.chunks === located.chunks &&
+		current.count === located.count &&
+		current.epoch === located.epoch &&
+		(current.first ?? 0) === (located.first ?? 0)
+	);
 }
 
 /**
