@@ -79,7 +79,8 @@ export const Records = {
 	/** Messages of one channel deleted on Discord, never captured again; `serverId` is `DM` in DMs. */
 	forgotten: (serverId: string, channelId: string) => typed<ForgottenMessages>(Keys.forgotten(serverId, channelId)),
 	/** One message of a channel deleted on Discord: until when capture leaves it out; `serverId` is `DM` in DMs. */
-	forgottenMessage: (serverId: string, channelId: string, messageId: string) => typed<number>(Keys.forgottenMessage(serverId, channelId, messageId)),
+	forgottenMessage: (serverId: string, channelId: string, messageId: string) =>
+		typed<number>(Keys.forgottenMessage(serverId, channelId, messageId)),
 	/** A purge of a server the bot was removed from, waiting for its grace. */
 	serverPurge: (serverId: string) => typed<PendingPurge>(Keys.serverPurge(serverId)),
 	/** Which process swept last, and when. */
