@@ -169,6 +169,11 @@ export interface ForgettingScalePoint {
 	bulkDelete: { messages: number; ms: number; longestBlockMs: number; archivedMessagesRemoved: number };
 	/** Maya erased whole (`clearAll`), once. */
 	clearAll: { ms: number; longestBlockMs: number; archivedMessagesRemoved: number };
+	/**
+	 * Then `deletedIds` more messages deleted in calls of 1,000, as a moderation bot removes spam (ids memory never
+	 * stored), and the same turns and deletions timed again: what a turn and a deletion cost in a channel that lost many.
+	 */
+	afterSpam: { deletedIds: number; recordTurn: LatencySummary; deleteOne: LatencySummary };
 }
 
 /** What forgetting the same things costs as one backend's channel grows. */

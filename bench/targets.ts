@@ -150,6 +150,13 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 			show: (value) => `${ms(value)} ms`
 		},
 		{
+			name: `recordTurn after 10,000 deleted / before, at 100,000${forgettingAt}`,
+			value: forgetting?.spamRecordGrowth ?? null,
+			limit: 1.5,
+			kind: 'max',
+			show: times
+		},
+		{
 			name: `RSS with ${memory ? count(memory.channels) : 'many'} active channels`,
 			value: memory?.settled.rss ?? null,
 			limit: 200 * 2 ** 20,

@@ -21,13 +21,17 @@ const SINGLE_DELETES = 20;
 const BULK_DELETE = 100;
 /** A server number no other section's channel uses. */
 const SERVER = 9;
+/** Messages deleted after the erasure, as a moderation bot removes spam: ids memory never stored, 1,000 a call. */
+const SPAM_DELETED = 10_000;
+const SPAM_PER_CALL = 1_000;
 
 /**
  * Section 2c, per backend (`keyv-sqlite` left out: section 1b compares the drivers): for each size, a new store
  * holding one guild channel of that many messages, where Maya's 100 turns are spread evenly among 49 other
  * members' talk, so the channel grows and what is forgotten stays the same. Measured in this order: 200 turns
  * (the reference), 20 of the other members' messages from the middle deleted one at a time
- * (`messagesChanged`), the 100 messages after them deleted in one call, then Maya erased (`clearAll`).
+ * (`messagesChanged`), the 100 messages after them deleted in one call, then Maya erased (`clearAll`); then 10,000 more
+ * messages deleted, as a moderation bot removes spam, and the turns and deletions timed again.
  */
 export async function runForgettingScale(plan: BenchPlan): Promise<ForgettingScaleResult[]> {
 	const results: ForgettingScaleResult[] = [];
@@ -92,6 +96,19 @@ async function measureSize(store: BenchStore, messages: number): Promise<Forgett
 		const bulkDelete = await timedWithBlock(() => deleted(bulk));
 		global.gc?.();
 		const erased = await timedWithBlock(() => engine.clearAll(maya.id));
+
+		progress(`${label}: ${count(SPAM_DELETED)} spam messages deleted, then the turns and deletions again…`);
+		let spam = 0;
+		for (let at = 0; at < SPAM_DELETED; at += SPAM_PER_CALL)
+			await deleted(Array.from({ length: SPAM_PER_CALL }, () => `9${String(++spam).padStart(18, '0')}`));
+		global.gc?.();
+		const recordedAfter: number[] = [];
+		for (const turn of Array.from({ length: RECORD_SAMPLES }, () => workload.turn(others)))
+			recordedAfter.push((await timed(() => engine.recordTurn(turn)))[1]);
+		// Other members' messages from the start of the history, none deleted before.
+		const deletionsAfter: number[] = [];
+		for (const id of Array.from({ length: SINGLE_DELETES }, (_, at) => seeded.othersIds[at * 3]!))
+			deletionsAfter.push((await timed(() => deleted([id])))[1]);
 		return {
 			messages,
 			seedSeconds: seeded.seconds,
@@ -105,7 +122,8 @@ async function measureSize(store: BenchStore, messages: number): Promise<Forgett
 				longestBlockMs: bulkDelete.longestBlockMs,
 				archivedMessagesRemoved: bulkDelete.result.archivedMessagesRemoved
 			},
-			clearAll: { ms: erased.ms, longestBlockMs: erased.longestBlockMs, archivedMessagesRemoved: erased.result.archivedMessagesRemoved }
+			clearAll: { ms: erased.ms, longestBlockMs: erased.longestBlockMs, archivedMessagesRemoved: erased.result.archivedMessagesRemoved },
+			afterSpam: { deletedIds: SPAM_DELETED, recordTurn: summarize(recordedAfter), deleteOne: summarize(deletionsAfter) }
 		};
 	} finally {
 		await engine.close();

@@ -14,10 +14,12 @@ const DAMAGE = [
 
 /** Maya's message that the channel's archive holds, by id (its marker is a kind of row of its own). */
 const MAYAS_FIRST = snowflake();
+/** Theo's message deleted on Discord (its record is a kind of row of its own). */
+const DELETED = snowflake();
 
 /**
  * The kinds of stored value test/engine/damaged-rows.test.ts leaves out (topics, an archive's markers and tombstones,
- * a channel's archive list and deleted-message list, a server's list of members who left, a pending purge, a registry
+ * a channel's archive list, a deleted message's record and the list before them, a server's list of members who left, a pending purge, a registry
  * bucket, the sweep's lease, the encryption check), each damaged three ways: every public call still works for
  * everyone, and Maya can still be erased, whole.
  */
@@ -38,9 +40,8 @@ describe.each(backends)('a damaged value of another kind on $name', (backend) =>
 			clock.advance(60_000);
 			await under.engine.recordTurn(turn({ who: THEO, text: `theo speaks of crates ${index}`, reply: `Logged ${index}.` }));
 		}
-		const deleted = snowflake();
-		await under.engine.recordTurn({ ...turn({ who: THEO, reply: 'Logged.' }), history: [said(THEO, 'theo typo', clock.current, deleted)] });
-		await under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [deleted], kind: 'deleted' });
+		await under.engine.recordTurn({ ...turn({ who: THEO, reply: 'Logged.' }), history: [said(THEO, 'theo typo', clock.current, DELETED)] });
+		await under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [DELETED], kind: 'deleted' });
 		await under.engine.recordTurn(turn({ who: MAYA, serverId: null, channelId: DM_CHANNEL, text: 'MAYA-WORD-DM', reply: 'MAYA-REPLY-DM' }));
 		await under.engine.recordTurn(turn({ who: NOVA, text: 'nova says goodbye' }));
 		await under.engine.memberLeft(GUILD, NOVA.id);
@@ -61,7 +62,8 @@ describe.each(backends)('a damaged value of another kind on $name', (backend) =>
 		['the DM archive’s tombstones', (inspect) => inspect.archive(userScopeKey(MAYA.id, DM_CHANNEL, 'sol')).tombstones, false],
 		['the channel’s archive list', (inspect) => inspect.channelArchives(GUILD, CHANNEL), false],
 		['the DM’s archive list', (inspect) => inspect.channelArchives(null, DM_CHANNEL), false],
-		['the channel’s deleted-message list', (inspect) => inspect.forgottenList(GUILD, CHANNEL), false],
+		['the record of a message deleted on Discord', (inspect) => inspect.forgottenMessage(GUILD, CHANNEL, DELETED), false],
+		['the channel’s deleted-message list of the layout before', (inspect) => inspect.forgottenList(GUILD, CHANNEL), false],
 		['the server’s list of members who left', (inspect) => inspect.leftMembers(GUILD), false],
 		['a pending server purge', (inspect) => inspect.pendingPurge(OTHER_GUILD), false],
 		['a registry bucket of the layout before sets listing the channel’s archive', (inspect) => inspect.registryBucketOf('archives', live), false],

@@ -265,7 +265,12 @@ export class StoreInspection {
 		return new StorePlace(Keys.channelArchives(serverId ?? DM_SERVER_ID, channelId), this.store);
 	}
 
-	/** The messages of one channel deleted on Discord, which capture leaves out. */
+	/** One message of a channel deleted on Discord (until when capture leaves it out). */
+	public forgottenMessage(serverId: string | null, channelId: string, messageId: string): StorePlace<number> {
+		return new StorePlace(Keys.forgottenMessage(serverId ?? DM_SERVER_ID, channelId, messageId), this.store);
+	}
+
+	/** The messages of one channel deleted on Discord, as one list (the layout before one record per message). */
 	public forgottenList(serverId: string | null, channelId: string): StorePlace<ForgottenMessages> {
 		return new StorePlace(Keys.forgotten(serverId ?? DM_SERVER_ID, channelId), this.store);
 	}

@@ -17,6 +17,8 @@ export interface ArchiveExpiry {
 	floor: number | null;
 	/** Members' messages deleted, by author id. */
 	authors: Record<string, number>;
+	/** Messages are kept, in an archive that is not located (see ArchiveHead.located). */
+	unlocated: boolean;
 }
 
 /**
@@ -29,7 +31,16 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	const headKey = Records.archiveHead(scopeKey);
 	const tombstonesKey = Records.archiveTombstones(scopeKey);
 	const [head, tombstones] = (await archive.store.getMany<unknown>([headKey, tombstonesKey])) as [ArchiveHead?, Tombstones?];
-	const expiry: ArchiveExpiry = { chunks: 0, messages: 0, markers: 0, emptied: false, gone: false, floor: null, authors: {} };
+	const expiry: ArchiveExpiry = {
+		chunks: 0,
+		messages: 0,
+		markers: 0,
+		emptied: false,
+		gone: false,
+		floor: null,
+		authors: {},
+		unlocated: head !== undefined && head.located !== true
+	};
 	const doomed: RecordKey<unknown>[] = [];
 	/** The expired chunks leave their authors' chunk sets (see ArchiveHead.located). */
 	const setRemoves: RecordSetChange[] = [];
@@ -82,6 +93,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 	if (head && first >= end) {
 		await archive.store.delete([headKey]);
 		expiry.emptied = true;
+		expiry.unlocated = false;
 	} else if (head && expiry.chunks > 0) {
 		await archive.store.set(headKey, { ...head, first, epoch: head.epoch + 1 } satisfies ArchiveHead, ttlMs);
 	}

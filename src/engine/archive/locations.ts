@@ -42,10 +42,15 @@ export function chunksOf(marker: unknown): number[] | null {
 	return chunks.every((chunk) => Number.isInteger(chunk) && chunk >= 0) ? chunks : null;
 }
 
-/** The marker of a message archived in `chunk`, keeping the replies an earlier marker of it listed. */
+/**
+ * The marker of a message archived in `chunk`, keeping the replies an earlier marker of it listed, and the chunk it named
+ * if another: a copy archived twice is read by a deletion too.
+ */
 export function archivedIn(chunk: number, earlier: unknown): ArchiveLocation {
-	const replies = isLocation(earlier) ? repliesOf(earlier) : null;
-	return replies?.length ? { c: chunk, r: replies } : { c: chunk };
+	const replies = isLocation(earlier) ? (repliesOf(earlier) ?? []) : [];
+	const elsewhere = isLocation(earlier) && earlier.c !== undefined && earlier.c !== chunk ? [earlier.c] : [];
+	const read = [...new Set([...replies, ...elsewhere])];
+	return read.length > 0 ? { c: chunk, r: read } : { c: chunk };
 }
 
 /** `marker` with a reply to its message in `chunk`. */

@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../config';
 import type { Archive } from '../archive/Archive';
 import type { ChannelArchives } from '../archive/ChannelArchives';
-import type { ClearShortTermResult, ForgottenMessages, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
+import type { ClearShortTermResult, MessagesChange, ShortTermEntry, StoredMessage } from '../schemas';
 import { type RecordKey, Records } from '../records/Records';
 import { type ConversationKeys } from '../records/scopes';
 import { DM_SERVER_ID } from '../schemas/primitives';
@@ -10,7 +10,7 @@ import { entryLifetimeMs, isExpired } from './entries';
 import { type ChangedMessages, changeMessages } from './changeMessages';
 import { forgetChannel } from './forgetChannel';
 import { forgetServer, type ServerPurge } from './forgetServer';
-import { ForgottenReplies, forgottenIds, forgottenUntil, isForgotten, markForgotten } from './forgotten';
+import { ForgottenReplies, forgottenLookup, forgottenUntil, isForgotten, markForgotten } from './forgotten';
 import type { AuthorIndex } from './AuthorIndex';
 import { findMessage, findMessages, type MessagePlace } from './findMessage';
 import type { LedgerParts } from './LedgerParts';
@@ -32,7 +32,8 @@ import { memberScopes, type MemberScopes } from './memberScopes';
  * 7. the author index (`index:author:…`), which lists the live scopes holding a member's words;
  * 8. the directories (`index:user|server|channel:…`), which list the entries;
  * 9. exports, which read 1, 2 and 5;
- * 10. the channel's forgotten list (`forgotten:…`): ids only, of messages deleted on Discord, which capture leaves out.
+ * 10. the channel's forgotten messages (`gone:<tag>:<id>`, and the set `forgotten-ids:…` of their ids): ids only, of
+ *     messages deleted on Discord, which capture leaves out.
  *
  * Capture writes them through {@link readConversation} and {@link landConversation}, erasure removes them through {@link forgetMember}
  * and {@link forgetChannel}, an edit or deletion on Discord changes them through {@link changeMessages},
@@ -72,15 +73,16 @@ export class MessageLedger {
 		const { entryKeys } = keys;
 		// One round trip: the entries, the channel's deleted messages, the archive's head and the markers of these messages.
 		const archiveKeys = this.archive.keysToRead(keys.liveKey, turnMessages, now);
-		const read = await this.store.getMany<unknown>([...entryKeys, keys.forgottenKey, ...archiveKeys]);
-		const forgotten = forgottenIds(read[entryKeys.length] as ForgottenMessages | undefined, now);
+		const lookup = forgottenLookup(keys.channel, turnMessages);
+		const read = await this.store.getMany<unknown>([...entryKeys, ...lookup.keys, ...archiveKeys]);
+		const forgotten = lookup.forgotten(read.slice(entryKeys.length, entryKeys.length + lookup.keys.length), now);
 		return {
 			keys,
 			turnMessages,
 			forgotten,
 			messages: forgotten.size === 0 ? turnMessages : turnMessages.filter((message) => !isForgotten(forgotten, message)),
 			current: entryKeys.map((_, index) => this.live(read[index] as ShortTermEntry | undefined, now)),
-			archiveRead: archiveKeys.length > 0 ? read.slice(entryKeys.length + 1) : undefined
+			archiveRead: archiveKeys.length > 0 ? read.slice(entryKeys.length + lookup.keys.length) : undefined
 		};
 	}
 
@@ -239,7 +241,7 @@ export interface ConversationRead {
 	/** The conversation's entries as stored, the user scope's first; undefined where none is live. */
 	current: (ShortTermEntry | undefined)[];
 	/** The channel's messages deleted on Discord (id → until when). */
-	forgotten: ReturnType<typeof forgottenIds>;
+	forgotten: ReadonlySet<string>;
 	/** The archive head and markers read with the entries, for the archive's append. */
 	archiveRead: unknown[] | undefined;
 }

@@ -3,6 +3,7 @@ import type { Listings, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
 import { parseScopeKey, serverScopesPrefix } from '../records/scopes';
 import type { LedgerParts } from './LedgerParts';
+import { deleteForgotten } from './forgotten';
 import { dropRecordsNaming } from '../records/contextSourceRecords';
 
 /** What purging a server removed. */
@@ -84,11 +85,8 @@ export async function forgetServer(parts: LedgerParts, serverId: string): Promis
 	await parts.authors.removeMany(new Map(members.map((authorId) => [authorId, [...serverScopes]])));
 	// What their replies drew on, where it names the server.
 	await dropRecordsNaming(store, members, serverId);
-	await store.delete([
-		Records.serverDirectory(serverId),
-		...channelDirectories,
-		...[...channels].map((channelId) => Records.forgotten(serverId, channelId))
-	]);
+	await store.delete([Records.serverDirectory(serverId), ...channelDirectories]);
+	await deleteForgotten(store, serverId, [...channels]);
 	await parts.channelArchives.forget(serverId, [...channels]);
 	const channelIdsInRegistry = [...channels].map((channelId) => `${serverId}:${channelId}`);
 	await registry.removeMany(

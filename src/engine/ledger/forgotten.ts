@@ -47,14 +47,36 @@ export class ForgottenReplies {
 	}
 }
 
+/** Where a channel's forgotten messages are kept: `serverId` is `DM` in DMs. */
+export interface ForgottenChannel {
+	serverId: string;
+	channelId: string;
+}
+
+/** The ids a turn's messages are forgotten by: each one's, and each persona reply's text fingerprint. */
+function idsOf(messages: readonly StoredMessage[]): string[] {
+	return [...new Set(messages.flatMap((message) => [message.id, ...(replyFingerprint(message) ?? [])]))];
+}
+
 /**
- * The ids of a channel's messages deleted on Discord that capture must still leave out at `now`: a host
- * may pass a deleted message in a later turn's history (its own cache, a reply's reference), and it must
- * not come back.
+ * What capture reads to know which of a turn's messages were deleted on Discord, whose ids a host may pass again in a
+ * later turn's history (its own cache, a reply's reference): the record of each id (and reply fingerprint) among them,
+ * and the channel's list of the layout before. The reading costs what the turn holds, not what the channel ever lost.
  */
-export function forgottenIds(stored: ForgottenMessages | undefined, now: number): ReadonlySet<string> {
-	if (!stored) return EMPTY;
-	return new Set(Object.keys(stored).filter((id) => stored[id]! > now));
+export function forgottenLookup(channel: ForgottenChannel, messages: readonly StoredMessage[]) {
+	const ids = idsOf(messages);
+	return {
+		keys: [
+			Records.forgotten(channel.serverId, channel.channelId),
+			...ids.map((id) => Records.forgottenMessage(channel.serverId, channel.channelId, id))
+		],
+		/** The ids still left out at `now`, from the values of `keys` read in their order. */
+		forgotten(values: readonly unknown[], now: number): ReadonlySet<string> {
+			const list = (values[0] as ForgottenMessages | undefined) ?? {};
+			const left = ids.filter((id, index) => (values[index + 1] as number | undefined)! > now || list[id]! > now);
+			return left.length === 0 ? EMPTY : new Set(left);
+		}
+	};
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -67,13 +89,14 @@ export function isForgotten(forgotten: ReadonlySet<string>, message: StoredMessa
 }
 
 /**
- * Adds message ids to a channel's forgotten list (`forgotten:<serverId>:<channelId>`), each kept until
- * `until`: as long as any copy of the message could otherwise come back. Expired ids leave the list as it
- * is rewritten; the list is registered, so the sweep deletes it once every id has expired.
+ * Puts message ids on a channel's forgotten list, each kept until `until`: as long as any copy of the message could
+ * otherwise come back. Each id is a record of its own (`gone:<tag>:<id>`, until when) that the backend expires with it,
+ * and a member of the channel's set of ids, which the sweep walks; the channel is registered before, so that the sweep
+ * visits it. Blind writes: nothing is read, whatever the channel lost before.
  */
 export async function markForgotten(
 	parts: { store: RecordStore; registry: Registry },
-	where: { serverId: string; channelId: string },
+	where: ForgottenChannel,
 	messageIds: readonly string[],
 	now: number,
 	until: number
@@ -81,44 +104,104 @@ export async function markForgotten(
 	await markForgottenMany(parts, [{ where, messageIds }], now, until);
 }
 
-/** {@link markForgotten} of several channels' lists (each channel once), in one round trip. */
+/** {@link markForgotten} of several channels' ids, in one write. */
 export async function markForgottenMany(
 	parts: { store: RecordStore; registry: Registry },
-	lists: readonly { where: { serverId: string; channelId: string }; messageIds: readonly string[] }[],
+	lists: readonly { where: ForgottenChannel; messageIds: readonly string[] }[],
 	now: number,
 	until: number
 ): Promise<void> {
 	const marked = lists.filter(({ messageIds }) => messageIds.length > 0);
 	if (marked.length === 0) return;
-	// Before the write, so a process killed after it leaves no list the sweep never visits.
+	// Before the write, so a process killed after it leaves no ids the sweep never visits.
 	await Promise.all(marked.map(({ where }) => parts.registry.note('forgotten', where.serverId, `${where.serverId}:${where.channelId}`)));
-	const byKey = new Map(marked.map(({ where, messageIds }) => [Records.forgotten(where.serverId, where.channelId), messageIds]));
-	await parts.store.updateMany<ForgottenMessages>([...byKey.keys()], (key, current) => {
-		const next: ForgottenMessages = {};
-		for (const [messageId, expiresAt] of Object.entries(current ?? {})) if (expiresAt > now) next[messageId] = expiresAt;
-		for (const messageId of byKey.get(key)!) next[messageId] = Math.max(next[messageId] ?? 0, until);
-		return { value: next, ttlMs: Math.max(...Object.values(next)) - now + SWEEP_SLACK_MS };
-	});
+	const ttlMs = until - now + SWEEP_SLACK_MS;
+	await parts.store.setMany(
+		marked.flatMap(({ where, messageIds }) =>
+			messageIds.map((id) => ({ key: Records.forgottenMessage(where.serverId, where.channelId, id), value: until, ttlMs }))
+		),
+		marked.map(({ where, messageIds }) => ({ key: Records.forgottenIds(where.serverId, where.channelId), members: [...messageIds] }))
+	);
 }
 
-/** The sweep's part: drops the expired ids of every registered list; a list left empty goes with its registry id. Returns the ids dropped. */
+/** Ids read, and expired ones deleted, at a time by the sweep. */
+const IDS_PER_SLICE = 1_000;
+
+/**
+ * The sweep's part: in every registered channel, moves the ids of a list of the layout before into records of their own,
+ * then deletes the records past their time (or gone with the backend's expiry) and takes them out of the channel's set, a
+ * slice at a time; a channel left with none leaves the registry. Returns the ids dropped.
+ */
 export async function expireForgotten(parts: { store: RecordStore; registry: Registry }, now: number): Promise<number> {
 	let dropped = 0;
 	for await (const slice of parts.registry.slices('forgotten')) {
 		for (const id of slice.ids) {
-			const [serverId, channelId] = id.split(':');
-			const key = Records.forgotten(serverId!, channelId!);
-			let empty = false;
-			await parts.store.update<ForgottenMessages>(key, (current) => {
-				const kept = Object.entries(current ?? {}).filter(([, expiresAt]) => expiresAt > now);
-				dropped += Object.keys(current ?? {}).length - kept.length;
-				empty = kept.length === 0;
-				if (kept.length === Object.keys(current ?? {}).length && current) return null;
-				if (empty) return 'delete';
-				return { value: Object.fromEntries(kept), ttlMs: Math.max(...kept.map(([, expiresAt]) => expiresAt)) - now + SWEEP_SLACK_MS };
-			});
-			if (empty) await parts.registry.removeFrom([{ partition: slice.partition, ids: [id] }]);
+			const [serverId, channelId] = id.split(':') as [string, string];
+			const channel = { serverId, channelId };
+			dropped += await moveList(parts, channel, now);
+			const { expired, left } = await expireIds(parts.store, channel, now);
+			dropped += expired;
+			if (!left) await parts.registry.removeFrom([{ partition: slice.partition, ids: [id] }]);
 		}
 	}
 	return dropped;
+}
+
+/**
+ * Moves a channel's list of the layout before (id → until) into records of their own, then deletes the list if it holds
+ * no more than was moved (an older process still running may have added to it: then the next sweep moves those).
+ * Returns the expired ids the list held.
+ */
+async function moveList(parts: { store: RecordStore; registry: Registry }, channel: ForgottenChannel, now: number): Promise<number> {
+	const key = Records.forgotten(channel.serverId, channel.channelId);
+	const list = await parts.store.get(key);
+	if (!list) return 0;
+	const live = Object.entries(list).filter(([, until]) => until > now);
+	for (const [until, ids] of groupByUntil(live)) await markForgottenMany(parts, [{ where: channel, messageIds: ids }], now, until);
+	await parts.store.update(key, (current) => (Object.keys(current ?? {}).every((id) => id in list) ? 'delete' : null));
+	return Object.keys(list).length - live.length;
+}
+
+/** Ids by the time they are kept until. */
+function groupByUntil(entries: readonly [string, number][]): Map<number, string[]> {
+	const byUntil = new Map<number, string[]>();
+	for (const [id, until] of entries) byUntil.set(until, [...(byUntil.get(until) ?? []), id]);
+	return byUntil;
+}
+
+/** Deletes a channel's forgotten records past their time, a slice of its set at a time; says whether any is left. */
+async function expireIds(store: RecordStore, channel: ForgottenChannel, now: number): Promise<{ expired: number; left: boolean }> {
+	const setKey = Records.forgottenIds(channel.serverId, channel.channelId);
+	let expired = 0;
+	let left = false;
+	for (let after: string | null = null; ; ) {
+		const ids = await store.setMembersPage(setKey, after, IDS_PER_SLICE);
+		if (ids.length === 0) break;
+		after = ids.at(-1)!;
+		const keys = ids.map((id) => Records.forgottenMessage(channel.serverId, channel.channelId, id));
+		const untils = await store.getMany(keys);
+		// A record the backend dropped is past its time too; one that cannot be read stays until the backend drops it.
+		const gone = ids.filter((_, index) => !(untils[index]! > now));
+		left ||= gone.length < ids.length;
+		if (gone.length === 0) continue;
+		await store.delete(gone.map((id) => Records.forgottenMessage(channel.serverId, channel.channelId, id)));
+		await store.removeFromSets([{ key: setKey, members: gone }]);
+		expired += gone.length;
+	}
+	return { expired, left };
+}
+
+/** Deletes every forgotten record of the channels, and their lists and sets (a server's purge). */
+export async function deleteForgotten(store: RecordStore, serverId: string, channelIds: readonly string[]): Promise<void> {
+	for (const channelId of channelIds) {
+		const setKey = Records.forgottenIds(serverId, channelId);
+		for (let after: string | null = null; ; ) {
+			const ids = await store.setMembersPage(setKey, after, IDS_PER_SLICE);
+			if (ids.length === 0) break;
+			after = ids.at(-1)!;
+			await store.delete(ids.map((id) => Records.forgottenMessage(serverId, channelId, id)));
+		}
+		await store.deleteSets([setKey]);
+	}
+	await store.delete(channelIds.map((channelId) => Records.forgotten(serverId, channelId)));
 }

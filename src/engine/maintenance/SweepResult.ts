@@ -19,6 +19,11 @@ export interface SweepResult {
 	markersDeleted: number;
 	/** Archives left empty, deleted with their head. */
 	archivesDeleted: number;
+	/**
+	 * Archives begun before markers said where their messages are, located by this sweep: forgetting in them then reads
+	 * what it forgets, not the whole archive (docs/storage.md, Located archives).
+	 */
+	archivesLocated: number;
 	/** Author-index listings of scopes that no longer hold the author's messages. */
 	authorListingsDeleted: number;
 	/** Author indexes left empty. */

@@ -1,7 +1,7 @@
 import { expireForgotten } from '../ledger/forgotten';
 import { moveIntoPartitions } from '../records/moveIntoPartitions';
 import type { SweepParts, SweepResult } from './SweepResult';
-import { sweepArchives } from './sweepArchives';
+import { locateArchives, sweepArchives } from './sweepArchives';
 import { sweepAuthors } from './sweepAuthors';
 import { sweepShortTerm } from './sweepShortTerm';
 
@@ -20,6 +20,7 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 		archivedMessagesDeleted: 0,
 		markersDeleted: 0,
 		archivesDeleted: 0,
+		archivesLocated: 0,
 		authorListingsDeleted: 0,
 		authorIndexesDeleted: 0,
 		forgottenIdsDeleted: 0,
@@ -33,6 +34,7 @@ export async function sweep(parts: SweepParts, now: number): Promise<SweepResult
 	await sweepShortTerm(parts, now, result);
 	const archives = await sweepArchives(parts, now, result);
 	await sweepAuthors(parts, now, archives, result);
+	result.archivesLocated = await locateArchives(parts, archives.unlocated);
 	result.forgottenIdsDeleted = await expireForgotten({ store: parts.ledger.store, registry: parts.registry }, now);
 	// After every pass has removed what it found gone: a server whose partitions are left empty costs the next walk nothing.
 	await parts.registry.dropEmptyServers();

@@ -1,4 +1,5 @@
 import { expireArchive } from '../archive/expireArchive';
+import { locateArchive } from '../archive/locateArchive';
 import { Records } from '../records/Records';
 import type { RegistrySlice } from '../records/Registry';
 import { inBatches } from './batches';
@@ -12,14 +13,33 @@ export interface ArchiveSweep {
 	floors: Map<string, number | null>;
 	/** Members' archived messages deleted, by author then scope. */
 	deletedByAuthor: Map<string, Map<string, number>>;
+	/** The archives kept that are not located (see ArchiveHead.located), for the locating pass. */
+	unlocated: string[];
 }
 
 /** Deletes every registered archive's chunks past retention (all of them while the archive is off). */
 export async function sweepArchives(parts: SweepParts, now: number, result: SweepResult): Promise<ArchiveSweep> {
 	const before = now - parts.config.archiveRetentionDays * DAY;
-	const swept: ArchiveSweep = { floors: new Map(), deletedByAuthor: new Map() };
+	const swept: ArchiveSweep = { floors: new Map(), deletedByAuthor: new Map(), unlocated: [] };
 	for await (const slice of parts.registry.slices('archives')) await sweepSlice(parts, slice, before, swept, result);
 	return swept;
+}
+
+/**
+ * Locates the archives begun before markers held locations (see locateArchive), four at once, each a slice of its chunks
+ * at a time; returns how many became located. Once every archive is, a sweep locates nothing and reads no chunk for it.
+ */
+export async function locateArchives(parts: SweepParts, scopeKeys: readonly string[]): Promise<number> {
+	if (parts.ledger.archive.disabled) return 0;
+	let located = 0;
+	await inBatches(
+		scopeKeys,
+		async (batch) => {
+			for (const done of await Promise.all(batch.map((scopeKey) => locateArchive(parts.ledger.archive, scopeKey)))) if (done) located++;
+		},
+		4
+	);
+	return located;
 }
 
 /** The archives of one slice of the registry, 16 at once. */
@@ -37,6 +57,7 @@ async function sweepSlice(parts: SweepParts, slice: RegistrySlice, before: numbe
 							await parts.ledger.channelArchives.unlist(scopeKey);
 						}
 						swept.floors.set(scopeKey, expiry.floor);
+						if (expiry.unlocated) swept.unlocated.push(scopeKey);
 						result.chunksDeleted += expiry.chunks;
 						result.archivedMessagesDeleted += expiry.messages;
 						result.markersDeleted += expiry.markers;

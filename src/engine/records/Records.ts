@@ -78,6 +78,9 @@ export const Records = {
 	channelArchives: (serverId: string, channelId: string) => typed<ChannelArchiveListings>(Keys.channelArchives(serverId, channelId)),
 	/** Messages of one channel deleted on Discord, never captured again; `serverId` is `DM` in DMs. */
 	forgotten: (serverId: string, channelId: string) => typed<ForgottenMessages>(Keys.forgotten(serverId, channelId)),
+	/** One message of a channel deleted on Discord: until when capture leaves it out; `serverId` is `DM` in DMs. */
+	forgottenMessage: (serverId: string, channelId: string, messageId: string) =>
+		typed<number>(Keys.forgottenMessage(serverId, channelId, messageId)),
 	/** A purge of a server the bot was removed from, waiting for its grace. */
 	serverPurge: (serverId: string) => typed<PendingPurge>(Keys.serverPurge(serverId)),
 	/** Which process swept last, and when. */
@@ -90,6 +93,8 @@ export const Records = {
 	registryOfBucket: (kind: string, bucket: number) => Keys.registryOfBucket(kind, bucket) as SetKey,
 	/** The servers of one shard bucket that have a registry partition (records/registryLayout.ts). */
 	registryServers: (bucket: number) => Keys.registryServers(bucket) as SetKey,
+	/** The ids of one channel's forgotten messages: a set. */
+	forgottenIds: (serverId: string, channelId: string) => Keys.forgottenIds(serverId, channelId) as SetKey,
 	/** The chunks of a located archive holding a member's words (see ArchiveHead.located): a set of chunk numbers. */
 	archiveAuthorChunks: (scopeKey: string, authorId: string) => Keys.archiveAuthorChunks(scopeKey, authorId) as SetKey,
 	/** A registry bucket of the layout before sets (id → 1), whose ids move into the set. */

@@ -1,5 +1,5 @@
 import { DM_SERVER_ID } from '../schemas/primitives';
-import type { ForgottenMessages, ShortTermEntry } from '../schemas';
+import type { ShortTermEntry } from '../schemas';
 import { Keys } from '../store/keys';
 import { type RecordKey, Records } from './Records';
 
@@ -17,8 +17,8 @@ export interface ConversationKeys {
 	serverKey: RecordKey<ShortTermEntry> | null;
 	/** The scope contexts read: the server scope in a guild, the user scope in a DM. */
 	liveKey: RecordKey<ShortTermEntry>;
-	/** The channel's messages deleted on Discord, which capture leaves out. */
-	forgottenKey: RecordKey<ForgottenMessages>;
+	/** The channel, as its messages deleted on Discord are kept (`serverId` is `DM` in DMs): capture leaves them out. */
+	channel: { serverId: string; channelId: string };
 	/** The entries a turn writes, in this order: the user scope's, then the server scope's outside DMs. */
 	entryKeys: RecordKey<ShortTermEntry>[];
 }
@@ -31,7 +31,7 @@ export function conversationKeys(where: { userId: string; serverId: string | nul
 		userKey,
 		serverKey,
 		liveKey: serverKey ?? userKey,
-		forgottenKey: Records.forgotten(where.serverId ?? DM_SERVER_ID, where.channelId),
+		channel: { serverId: where.serverId ?? DM_SERVER_ID, channelId: where.channelId },
 		entryKeys: serverKey ? [userKey, serverKey] : [userKey]
 	};
 }

@@ -54,8 +54,18 @@ export const Keys = {
 	 * message deleted on Discord is found in every persona's archive by its channel alone. `<serverId>` is `DM` in DMs.
 	 */
 	channelArchives: (serverId: string, channelId: string) => `archives:${serverId}:${channelId}`,
-	/** Messages of one channel deleted on Discord (message id → until when): never captured again. `<serverId>` is `DM` in DMs. */
+	/**
+	 * Messages of one channel deleted on Discord (message id → until when), as one list: the layout before one record per
+	 * message, still read, and moved by the sweep. `<serverId>` is `DM` in DMs.
+	 */
 	forgotten: (serverId: string, channelId: string) => `forgotten:${serverId}:${channelId}`,
+	/**
+	 * One message of a channel deleted on Discord (or a persona reply's text fingerprint), never captured again: until when,
+	 * as `gone:<tag>:<id>`, the tag standing for the channel (see {@link scopeTag}), since a busy channel has many.
+	 */
+	forgottenMessage: (serverId: string, channelId: string, messageId: string) => `gone:${scopeTag(`${serverId}:${channelId}`)}:${messageId}`,
+	/** The ids of one channel's forgotten messages: a set, which the sweep walks and a server's purge deletes. */
+	forgottenIds: (serverId: string, channelId: string) => `forgotten-ids:${serverId}:${channelId}`,
 	/** The members who left a server and were forgotten there (user id → when), whose settings name the server. */
 	leftMembers: (serverId: string) => `left:${serverId}`,
 	/** A purge of a server the bot was removed from, waiting for `MEMORY_SERVER_PURGE_GRACE_HOURS`. */

@@ -28,8 +28,8 @@ import { isPlainChunk, isPlainEntry, isPlainListings } from './plainValues';
  * What a stored value must look like to be used, by key. A value written by a bug, a hand edit or another
  * schema version is never trusted: the store reads it as missing (and the next write of the key replaces
  * it), or drops only its broken parts (a message of a chunk, a listing of a directory), so one damaged
- * value costs what it held and never a crash. Two exceptions fail safe for privacy: a member's settings
- * that cannot be read make them FULL, a server's make every channel private.
+ * value costs what it held and never a crash. Three exceptions fail safe for privacy: a member's settings
+ * that cannot be read make them FULL, a server's make every channel private, and a deleted message's record keeps it out.
  */
 
 /** An archive's marker (`archive:<scope>:seen:<id>`, see ArchiveMarker) may look like any archive key, since a message id may hold ":". */
@@ -53,6 +53,7 @@ const SHAPES: [RegExp, z.ZodType, ((value: unknown) => boolean)?][] = [
 	[/^index:author:/, AuthorListingsSchema],
 	[/^archives:/, ChannelArchiveListingsSchema],
 	[/^forgotten:/, ForgottenMessagesSchema],
+	[/^gone:/, z.number()],
 	[/^left:/, LeftMembersSchema],
 	[/^purge:server:/, PendingPurgeSchema],
 	[/^settings:user:/, UserSettingsSchema],
@@ -68,6 +69,8 @@ const SHAPES: [RegExp, z.ZodType, ((value: unknown) => boolean)?][] = [
 export function unreadableValue(key: string): unknown {
 	if (key.startsWith('settings:user:')) return { privacyLevel: PrivacyLevel.FULL, crossServerOptIn: false };
 	if (key.startsWith('settings:server:')) return { privateChannelIds: [EVERY_CHANNEL], summaryCategories: [] };
+	// A deleted message whose record cannot be read stays left out, until the record's own expiry removes it.
+	if (key.startsWith('gone:')) return Number.MAX_SAFE_INTEGER;
 	return undefined;
 }
 

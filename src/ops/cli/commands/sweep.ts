@@ -30,6 +30,7 @@ Options:
 					['archived messages deleted', result.archivedMessagesDeleted],
 					['markers deleted', result.markersDeleted],
 					['archives deleted', result.archivesDeleted],
+					['archives located', result.archivesLocated],
 					['author listings deleted', result.authorListingsDeleted],
 					['author indexes deleted', result.authorIndexesDeleted],
 					['forgotten message ids dropped', result.forgottenIdsDeleted]
