@@ -459,8 +459,9 @@ describe('GIVEN messages forgotten before the upgrade', () => {
 		expect(again.archivedMessagesRemoved).toBe(0);
 		expect(under.store.chunkReads).toEqual([]);
 
-		// The channel's forgotten list would keep it out as well: it goes, so that the marker alone is what keeps it out.
-		Map.prototype.delete.call(under.store, `keyv:${Keys.forgotten(GUILD, CHANNEL)}`);
+		// The record of its deletion on Discord would keep it out as well: it goes, so that the marker alone is what keeps it out.
+		for (const id of [gone.id, gone.replyId!]) Map.prototype.delete.call(under.store, `keyv:${Keys.forgottenMessage(GUILD, CHANNEL, id)}`);
+		expect(under.holders(gone.id).filter((key) => !key.includes(':seen:') && !/:(tombstones|forgotten-ids)/.test(key))).toEqual([]);
 		const head = archiveHeads(under.decoded()).get(GUILD_ARCHIVE)!;
 		await under.engine.recordTurn({
 			userId: NOVA.id,
@@ -509,13 +510,45 @@ describe('GIVEN messages forgotten before the upgrade', () => {
 		expect(under.holders('EDITEDTEXT')).not.toEqual([]);
 		await under.upgrade();
 		expect((await under.engine.sweep()).archivesLocated).toBe(1);
-		expect(locationProblems(under.decoded())).toEqual([]);
+		const problems = locationProblems(under.decoded());
 
 		under.store.reset();
 		const result = await under.delete([edited.id]);
+		expect(under.holders(edited.token)).toEqual([]);
 		expect(result.archivedMessagesRemoved).toBe(3);
 		expect(under.store.chunkReads.length).toBeLessThanOrEqual(2);
+		expect(problems).toEqual([]);
+	});
+
+	it('WHEN a message is edited away during the pass and a later turn brings its new text THEN deleting it takes its first reply', async () => {
+		const under = await world();
+		const talk = await busyChannel(under, 90);
+		// Theo's message of turn 62 or so, in chunk 30, its reply beside it: the pass reaches that chunk after the edit.
+		const edited = talk.theo.find((said) => said.at >= 30)!;
+		await under.upgrade();
+		// The pass's first read of chunk 20 (the sweep's expiry reads the first four, nothing else runs) is held back while the
+		// edit reaches the archive's lock, behind the pass's slice.
+		let edit: Promise<unknown> | null = null;
+		under.store.hold = (key) => {
+			if (key !== `keyv:${Keys.archiveChunk(GUILD_ARCHIVE, 20)}` || edit) return undefined;
+			edit = under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [edited.id], kind: 'edited' });
+			return new Promise((resolve) => setTimeout(resolve, 500));
+		};
+		const swept = await under.engine.sweep();
+		expect(edit).not.toBeNull();
+		await edit;
+		under.store.hold = null;
+		expect(under.holders(`${THEO.name} says ${edited.token}`)).toEqual([]);
+		expect(under.holders(edited.replyText)).not.toEqual([]);
+		const problems = locationProblems(under.decoded());
+
+		// Its new text comes with a later turn's history, archived again in the last chunk; then it is deleted on Discord.
+		await under.replyAgain(edited, { text: `Theo says, edited, ${edited.token} EDITEDTEXT` });
+		await under.delete([edited.id]);
+		// Sol's first reply repeats its words, in chunk 30.
 		expect(under.holders(edited.token)).toEqual([]);
+		expect(swept.archivesLocated).toBe(1);
+		expect(problems).toEqual([]);
 	});
 });
 
@@ -588,16 +621,20 @@ describe('GIVEN a channel of 112 chunks archived before located archives, WHEN s
 			expect(duringPass.turns, JSON.stringify(duringPass)).toBeGreaterThanOrEqual(2);
 			expect(duringPass.turns + duringPass.deletions).toBeGreaterThanOrEqual(4);
 
-			expect(swept.archivesLocated).toBe(1);
+			// What they forgot is gone, whatever became of the pass.
+			for (const said of deleted) expect(under.holders(said.token), `deleted ${said.id}`).toEqual([]);
+			expect(under.holders('MAYAW')).toEqual([]);
+			expect(under.rowsNaming(MAYA.id)).toEqual([]);
+			expect(under.holders(`:by:${MAYA.id}`)).toEqual([]);
+			// A channel that is never quiet is the one that most needs locating: the sweep locates it while the others write.
+			expect.soft(swept.archivesLocated, 'archives located by the sweep that ran amid the traffic').toBe(1);
+			// Else a quiet sweep must, from what the interrupted one left.
+			if (!under.located()) expect((await under.engine.sweep()).archivesLocated).toBe(1);
 			expect(under.located()).toBe(true);
 			// The head names every message appended meanwhile: the pass's last write of it was no older copy.
 			expect(archiveHeads(under.decoded()).get(GUILD_ARCHIVE)!.count).toBe(countBefore + under.appended);
 			expect(locationProblems(under.decoded())).toEqual([]);
 			expect(storeProblems(under.decoded())).toEqual([]);
-			for (const said of deleted) expect(under.holders(said.token), `deleted ${said.id}`).toEqual([]);
-			expect(under.holders('MAYAW')).toEqual([]);
-			expect(under.rowsNaming(MAYA.id)).toEqual([]);
-			expect(under.holders(`:by:${MAYA.id}`)).toEqual([]);
 
 			// A message archived during the pass, its second reply in a later chunk: both found by its marker.
 			under.store.reset();
@@ -624,6 +661,33 @@ describe('GIVEN a channel of 112 chunks archived before located archives, WHEN s
 			expect(storeProblems(under.decoded())).toEqual([]);
 		}
 	);
+});
+
+describe('GIVEN a busy channel archived before located archives, whose bot records one turn after another', () => {
+	it('WHEN the sweep runs while the turns keep coming THEN it locates the archive, and each turn lands whole', async () => {
+		const under = await world();
+		await busyChannel(under, 70);
+		await under.upgrade();
+		const countBefore = archiveHeads(under.decoded()).get(GUILD_ARCHIVE)!.count;
+		under.appended = 0;
+		let sweeping = true;
+		let turns = 0;
+		// Every read answers on a later turn of the event loop, as a store's does.
+		under.store.delay = () => 1;
+		const sweep = under.engine.sweep().finally(() => (sweeping = false));
+		// A bot answering one message after another: the next turn starts as the last one lands, for as long as the sweep runs.
+		while (sweeping && turns < 500) {
+			await under.say(turns % 2 ? THEO : NOVA, 'STREAMW', { filler: 2 });
+			turns++;
+		}
+		const swept = await sweep;
+		under.store.delay = null;
+		expect(turns).toBeGreaterThanOrEqual(3);
+		expect(turns).toBeLessThan(500);
+		expect(archiveHeads(under.decoded()).get(GUILD_ARCHIVE)!.count).toBe(countBefore + under.appended);
+		expect(swept.archivesLocated, `${turns} turns landed during the sweep`).toBe(1);
+		expect(locationProblems(under.decoded())).toEqual([]);
+	});
 });
 
 describe('GIVEN a channel of 40 chunks archived before located archives, its last all but empty', () => {

@@ -246,7 +246,7 @@ function setMembers(store: DecodedStore, key: string): string[] {
 /**
  * Where a located archive fails to say where its messages are, one line each; empty when every located archive tells the
  * truth: each message's marker is a location naming the chunk that holds it; the marker of the message a persona reply
- * answers (when that message has one) lists the reply's chunk, and is no tombstone (the reply would outlive it); a reply
+ * answers (when that message has one, and it is not 1) lists the reply's chunk, and is no tombstone (the reply would outlive it); a reply
  * without a host id is listed under its text's fingerprint; every member whose words a chunk holds (see indexedAuthorsOf)
  * has the chunk in their set; the marker of a message removed before is a tombstone (3) or a location, never 1 or 2.
  */
@@ -273,9 +273,12 @@ export function locationProblems(store: DecodedStore): string[] {
 				const own = markerOf(message.id);
 				if (!isLocation(own) || own.c !== chunk)
 					problems.push(`${scopeKey} (${tag}): ${message.id} in chunk ${chunk}, its marker ${JSON.stringify(own)}`);
+				// The message a reply answers: not archived here (no marker), or its marker lists the reply's chunk; or, a
+				// message archived here once and lost since (a chunk that could not be read, written over), 1, which makes its
+				// deletion read the archive whole. Never 2: a turn bringing the message back would leave its replies unnamed.
 				if (message.role === 'persona' && message.replyTo !== undefined) {
 					const answered = markerOf(message.replyTo);
-					if (answered !== undefined && !lists(answered, chunk))
+					if (answered !== undefined && answered !== ArchiveMarker.archived && !lists(answered, chunk))
 						problems.push(
 							`${scopeKey}: reply ${message.id} in chunk ${chunk}, the marker of ${message.replyTo} ${JSON.stringify(answered)}`
 						);
