@@ -6,7 +6,7 @@
  */
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
-import { MemoryEngine } from '../../src';
+import { MemoryEngine, PrivacyLevel } from '../../src';
 import { backends, TestClock } from '../support/backends';
 import { freshEngineEachTest } from '../support/engine';
 import { ask, CHANNEL, GUILD, MAYA, OTHER_CHANNEL, said, snowflake, THEO, turn } from '../support/turns';
@@ -115,6 +115,20 @@ describe.each(backends)('messages deleted on Discord, one record each, on $name'
 		expect(forgottenRows(await under.inspect.rows())).toHaveLength(32);
 		await under.engine.serverRemoved(GUILD);
 		expect(forgottenRows(await under.inspect.rows())).toEqual([]);
+	});
+
+	it('WHEN a FULL member’s reply that had no host id comes back in a later history THEN it is left out by its text', async () => {
+		await under.engine.setUserSettings(MAYA.id, { privacyLevel: PrivacyLevel.FULL });
+		const reply = 'FULL-REPLY-words only for Maya';
+		await under.engine.recordTurn({ ...turn({ text: 'maya, full' }), responses: [{ text: reply, personaId: 'sol', personaName: 'Sol' }] });
+		clock.advance(60_000);
+		// Theo's turn carries Sol's reply to Maya as the host saw it: a persona message with no id.
+		await under.engine.recordTurn({
+			...turn({ who: THEO, text: 'theo here' }),
+			history: [{ authorId: 'sol', authorName: 'Sol', role: 'persona', text: reply, timestamp: clock.current - 10 }, said(THEO, 'theo here')]
+		});
+		expect(await under.inspect.rowsHolding('FULL-REPLY')).toEqual([]);
+		expect(await under.inspect.rowsHolding('theo here')).not.toEqual([]);
 	});
 
 	it('WHEN a deleted message’s record cannot be read THEN the message stays out of memory', async () => {

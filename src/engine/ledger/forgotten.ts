@@ -55,7 +55,7 @@ export interface ForgottenChannel {
 
 /** The ids a turn's messages are forgotten by: each one's, and each persona reply's text fingerprint. */
 function idsOf(messages: readonly StoredMessage[]): string[] {
-	return [...new Set(messages.flatMap((message) => [message.id, ...(replyFingerprint(message) ?? [])]))];
+	return [...new Set(messages.flatMap((message) => [message.id, replyFingerprint(message) ?? []].flat()))];
 }
 
 /**
