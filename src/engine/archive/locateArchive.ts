@@ -2,7 +2,7 @@ import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas'
 import { type ArchiveMarkerValue, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import type { Archive } from './Archive';
-import { appendedMarkers, authorChunks, relatedMarkerIds } from './locations';
+import { appendedMarkers, authorChunks, isLocation, relatedMarkerIds, withReplyIn } from './locations';
 import { markerKeysToRead, markersRead } from './markerKeys';
 
 /** Chunks located at a time, each slice under the head's lock: an append to the archive waits for one slice at most. */
@@ -29,6 +29,9 @@ export async function locateArchive(archive: Archive, scopeKey: string): Promise
 	const underLock = <T>(task: () => Promise<T>) => store.locked([headKey], task);
 	const unlocated = (head: ArchiveHead | undefined): head is ArchiveHead => head !== undefined && head.located !== true;
 
+	// Replies whose message had no location when their chunk was located (an edit took it out, and it was archived again
+	// later): the message's id → their chunks, listed in its marker once it is located.
+	const pending = new Map<string, Set<number>>();
 	const start = await underLock(async () => {
 		const [head, tombstones] = await store.read([headKey, tombstonesKey]);
 		if (!unlocated(head)) return null;
@@ -42,29 +45,28 @@ export async function locateArchive(archive: Archive, scopeKey: string): Promise
 	for (let from = start.first ?? 0; from < tail; from += CHUNKS_PER_SLICE) {
 		const going = await underLock(async () => {
 			const head = await store.get(headKey);
-			return unlocated(head) && locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, tail));
+			return unlocated(head) && locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, tail), pending);
 		});
 		if (!going) return false;
 	}
 	for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
-		const located = await underLock(async () => {
+		const outcome = await underLock(async () => {
 			const [head, tombstones] = await store.read([headKey, tombstonesKey]);
-			if (!unlocated(head)) return null;
+			if (!unlocated(head)) return 'gone';
 			for (let from = tail; from < head.chunks; from += CHUNKS_PER_SLICE)
-				if (!(await locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, head.chunks)))) return null;
+				if (!(await locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, head.chunks), pending))) return 'gone';
 			// Every message the chunks hold has its location now: a removed message's marker still 1 is its tombstone.
 			await rewriteMarkers(archive, scopeKey, Object.keys(tombstones ?? {}), ArchiveMarker.archived, ArchiveMarker.removed);
-			return head;
+			// A compare-and-set, not a write: this process's appends wait for the lock, but another process's append or
+			// removal since the read leaves the head as it wrote it, and its chunks are located on the next attempt.
+			let marked = false;
+			await store.updateHeld(headKey, (current) => {
+				marked = current !== undefined && sameHead(current, head);
+				return marked ? { value: { ...current!, located: true as const }, ttlMs: archive.keyTtlMs } : null;
+			});
+			return marked ? 'located' : 'changed';
 		});
-		if (!located) return false;
-		// A compare-and-set, not a write: another process's append or removal since then (the head's lock is this
-		// process's) leaves the head as it wrote it, and its chunks are located on the next attempt.
-		let marked = false;
-		await store.update(headKey, (current) => {
-			marked = current !== undefined && sameHead(current, located);
-			return marked ? { value: { ...current!, located: true as const }, ttlMs: archive.keyTtlMs } : null;
-		});
-		if (marked) return true;
+		if (outcome !== 'changed') return outcome === 'located';
 	}
 	return false;
 }
@@ -85,7 +87,14 @@ function sameHead(current: ArchiveHead, located: ArchiveHead): boolean {
  * chunks in the markers of what they answer, and the authors' chunk sets, as an append of those chunks would have.
  * An untagged marker (see markerKeys.ts) gives way to the tagged one. False when a chunk cannot be read.
  */
-async function locateChunks(archive: Archive, scopeKey: string, head: ArchiveHead, from: number, to: number): Promise<boolean> {
+async function locateChunks(
+	archive: Archive,
+	scopeKey: string,
+	head: ArchiveHead,
+	from: number,
+	to: number,
+	pending: Map<string, Set<number>>
+): Promise<boolean> {
 	const { store } = archive;
 	const numbers: number[] = [];
 	for (let chunk = Math.max(from, head.first ?? 0); chunk < Math.min(to, head.chunks); chunk++) numbers.push(chunk);
@@ -102,6 +111,17 @@ async function locateChunks(archive: Archive, scopeKey: string, head: ArchiveHea
 	const markers = markersRead(values, ids.length);
 	const stored = new Map(ids.map((id, index) => [id, markers[index]]));
 	const located = appendedMarkers(messages, (id) => chunkOf.get(id)!, stored);
+	for (const message of messages) {
+		if (message.role !== 'persona' || message.replyTo === undefined) continue;
+		if (!isLocation(located.get(message.replyTo) ?? stored.get(message.replyTo)))
+			pending.set(message.replyTo, (pending.get(message.replyTo) ?? new Set()).add(chunkOf.get(message.id)!));
+	}
+	for (const [id, chunks] of pending) {
+		const marker = located.get(id);
+		if (!marker) continue;
+		located.set(id, [...chunks].reduce(withReplyIn, marker));
+		pending.delete(id);
+	}
 	const writes: RecordWrite[] = [...located].map(([id, value]) => ({ key: Records.archiveMarker(scopeKey, id), value, ttlMs: archive.keyTtlMs }));
 	await store.setMany(
 		writes,

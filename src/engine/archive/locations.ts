@@ -9,7 +9,7 @@ import { type ArchiveLocation, ArchiveMarker, type StoredMessage } from '../sche
  * reading here takes a value it does not know as the one that forgets most safely.
  */
 
-function isLocation(marker: unknown): marker is ArchiveLocation {
+export function isLocation(marker: unknown): marker is ArchiveLocation {
 	return typeof marker === 'object' && marker !== null && !Array.isArray(marker);
 }
 
@@ -57,6 +57,14 @@ export function archivedIn(chunk: number, earlier: unknown): ArchiveLocation {
 export function withReplyIn(marker: ArchiveLocation, chunk: number): ArchiveLocation {
 	const replies = repliesOf(marker) ?? [];
 	return replies.includes(chunk) || marker.c === chunk ? marker : { ...marker, r: [...replies, chunk] };
+}
+
+/**
+ * The marker a message an edit took out gets: in a located archive, or where its marker says where it was already (an
+ * archive the sweep is locating), {@link editedAwayFrom} it; else 2, as an archive that is not located writes.
+ */
+export function editedAwayMarker(marker: unknown, located: boolean): ArchiveLocation | typeof ArchiveMarker.editedAway {
+	return located || isLocation(marker) ? editedAwayFrom(marker) : ArchiveMarker.editedAway;
 }
 
 /**

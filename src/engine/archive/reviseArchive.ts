@@ -3,7 +3,7 @@ import { replyFingerprint } from '../privacy/voices';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
 import { type Archive, chunkKeys, heldChunkKeys } from './Archive';
-import { authorsGoneFrom, chunkNumber, chunksOf, editedAway, editedAwayFrom } from './locations';
+import { authorsGoneFrom, chunkNumber, chunksOf, editedAway, editedAwayMarker } from './locations';
 import { markerKeysToRead, markersRead } from './markerKeys';
 
 /** How to change some messages of an archive: by id, what each becomes. */
@@ -129,7 +129,7 @@ export async function reviseArchives(
 			...rewritten,
 			...dropped.map((message) => ({
 				key: Records.archiveMarker(scopeKey, message.id),
-				value: located ? editedAwayFrom(markerOf.get(message.id)) : ArchiveMarker.editedAway,
+				value: editedAwayMarker(markerOf.get(message.id), located),
 				ttlMs
 			})),
 			...buried.map((id) => ({

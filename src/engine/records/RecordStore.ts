@@ -127,6 +127,11 @@ export class RecordStore {
 		return this.store.update<T>(key, change);
 	}
 
+	/** {@link update} inside {@link locked} holding `key`: atomic across processes all the same. */
+	public updateHeld<T>(key: RecordKey<T>, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
+		return this.store.updateHeld<T>(key, change);
+	}
+
 	/** {@link update} of several records of one kind in one read and one compare-and-set round trip, where the backend can. */
 	public updateMany<T>(
 		keys: readonly RecordKey<T>[],

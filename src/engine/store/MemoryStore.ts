@@ -166,18 +166,24 @@ export class MemoryStore {
 	 * `change` returns the new value, `null` to leave the key as it is, or `'delete'` to remove it.
 	 */
 	public update<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
-		return this.lock.run(key, async () => {
-			if (this.atomic) return this.updateAtomically(key, change);
-			const current = await this.get<T>(key);
-			const next = change(current);
-			if (next === null) return current;
-			if (next === 'delete') {
-				if (current !== undefined) await this.delete([key]);
-				return undefined;
-			}
-			await this.set(key, next.value, next.ttlMs);
-			return next.value;
-		});
+		return this.lock.run(key, () => this.updateHeld(key, change));
+	}
+
+	/**
+	 * {@link update} for a caller that holds the key's lock already (taking it again would wait for itself): the read and
+	 * the write are still one compare-and-set against other processes.
+	 */
+	public async updateHeld<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
+		if (this.atomic) return this.updateAtomically(key, change);
+		const current = await this.get<T>(key);
+		const next = change(current);
+		if (next === null) return current;
+		if (next === 'delete') {
+			if (current !== undefined) await this.delete([key]);
+			return undefined;
+		}
+		await this.set(key, next.value, next.ttlMs);
+		return next.value;
 	}
 
 	/**
