@@ -850,6 +850,49 @@ describe('GIVEN an SQLite file archived before located archives', () => {
 		for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 	});
 
+	it('WHEN another process replies to its oldest messages while sweeps locate it THEN it ends located and true, and deletions take every reply', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-locate-'));
+		dirs.push(dir);
+		const storeUrl = `sqlite://${join(dir, 'memory.sqlite')}`;
+		const location = { storeUrl, namespace: 'memory' };
+		const clock = new TestClock();
+		// Two engines on one file, each with its own connection, caches and locks: two processes.
+		const openEngine = () => MemoryEngine.open({ env: { MEMORY_STORE_URL: storeUrl }, config: { sweepIntervalMinutes: 0 }, now: clock.now });
+		const under = new World(clock, () => sqliteRows(storeUrl));
+		under.engine = await openEngine();
+		const other = new World(clock, () => sqliteRows(storeUrl));
+		const talk = await busyChannel(under, 60);
+		await under.engine.close();
+		unlocateSqlite(storeUrl);
+		under.engine = await openEngine();
+		other.engine = await openEngine();
+		try {
+			// Replies to messages of the first chunks, which the pass locates first or last, landing while it runs.
+			const answered = talk.theo.slice(0, 16);
+			let located = 0;
+			for (let round = 0; round < 4; round++) {
+				const replies = (async () => {
+					for (const said of answered.slice(round * 4, round * 4 + 4)) await other.replyAgain(said);
+				})();
+				const [swept] = await Promise.all([under.engine.sweep(), replies]);
+				located += swept.archivesLocated;
+			}
+			// A quiet sweep finishes what busy ones left unlocated (another process's append writes its head over).
+			located += (await under.engine.sweep()).archivesLocated;
+			expect(located).toBeGreaterThanOrEqual(1);
+			expect(archiveHeads(decodeRows(sqliteRows(storeUrl))).get(GUILD_ARCHIVE)?.located).toBe(true);
+			expect(locationProblems(decodeRows(sqliteRows(storeUrl)))).toEqual([]);
+			await other.engine.close();
+			await under.delete(answered.map((said) => said.id));
+			await filesSettled(under.engine);
+			for (const said of answered) expect(await holdersOf(location, said.token), said.token).toEqual([]);
+			expect(await holdersOf(location, talk.theo[30]!.token)).not.toEqual([]);
+		} finally {
+			await other.engine.close().catch(() => undefined);
+			await under.engine.close();
+		}
+	});
+
 	it('WHEN the sweep locates it and messages are deleted and Maya erased THEN no row and no byte of the files keeps their words', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-locate-'));
 		dirs.push(dir);
