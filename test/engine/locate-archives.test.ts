@@ -850,7 +850,7 @@ describe('GIVEN an SQLite file archived before located archives', () => {
 		for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 	});
 
-	it('WHEN another process replies to its oldest messages while sweeps locate it THEN it ends located and true, and deletions take every reply', async () => {
+	it('WHEN another process replies to early messages as sweeps locate it THEN it ends located and true; deletions take all replies', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-locate-'));
 		dirs.push(dir);
 		const storeUrl = `sqlite://${join(dir, 'memory.sqlite')}`;
