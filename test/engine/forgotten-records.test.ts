@@ -131,6 +131,23 @@ describe.each(backends)('messages deleted on Discord, one record each, on $name'
 		expect(await under.inspect.rowsHolding('theo here')).not.toEqual([]);
 	});
 
+	it('WHEN a message whose reply had no host id is deleted THEN the reply’s copy a later history carried goes too', async () => {
+		const mine = said(MAYA, 'HOSTLESS-SOURCE my locker code is 4471', clock.current - 5);
+		const reply = 'Got it: your locker code is 4471 (HOSTLESS-REPLY)';
+		await under.engine.recordTurn({ ...turn(), history: [mine], responses: [{ text: reply, personaId: 'sol', personaName: 'Sol' }] });
+		clock.advance(60_000);
+		// Theo's turn carries Sol's reply as the host saw it: a persona message with no id.
+		await under.engine.recordTurn({
+			...turn({ who: THEO, text: 'theo here' }),
+			history: [{ authorId: 'sol', authorName: 'Sol', role: 'persona', text: reply, timestamp: clock.current - 10 }, said(THEO, 'theo here')]
+		});
+		expect(await under.inspect.rowsHolding('HOSTLESS-REPLY')).not.toEqual([]);
+		await under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [mine.messageId!], kind: 'deleted' });
+		expect(await under.inspect.rowsHolding('HOSTLESS-SOURCE')).toEqual([]);
+		expect(await under.inspect.rowsHolding('HOSTLESS-REPLY')).toEqual([]);
+		expect(await under.inspect.rowsHolding('theo here')).not.toEqual([]);
+	});
+
 	it('WHEN a deleted message’s record cannot be read THEN the message stays out of memory', async () => {
 		const id = snowflake();
 		await under.engine.messagesChanged({ serverId: GUILD, channelId: CHANNEL, messageIds: [id], kind: 'deleted' });

@@ -3,7 +3,7 @@ import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
 import { isScopeKey, parseScopeKey } from '../records/scopes';
-import { voicesOf } from '../privacy/voices';
+import { replyFingerprint, voicesOf } from '../privacy/voices';
 import { DM_SERVER_ID } from '../schemas/primitives';
 import { forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
@@ -108,8 +108,13 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			result.archivedMessagesEdited += edited;
 			for (const id of accounted) found[index]!.accounted.add(id);
 			for (const message of [...messages, ...removed]) for (const voice of voicesOf(message)) found[index]!.voices.add(voice);
-			for (const message of removed)
-				if (!revision.deleted.has(message.id) && !revision.dropped.has(message.id)) repliesGone[index]!.add(message.id);
+			for (const message of removed) {
+				if (revision.deleted.has(message.id) || revision.dropped.has(message.id)) continue;
+				repliesGone[index]!.add(message.id);
+				// A reply the host gave no id comes back in later histories under another: it goes by its text too.
+				const fingerprint = replyFingerprint(message);
+				if (fingerprint !== null) repliesGone[index]!.add(fingerprint);
+			}
 		});
 	};
 	await revise(({ revision }) => revision);
