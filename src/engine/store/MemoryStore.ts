@@ -161,10 +161,7 @@ export class MemoryStore {
 		return this.sets.delete(keys);
 	}
 
-	/**
-	 * Read-modify-write of one key, serialised with every other update of that key in this process.
-	 * `change` returns the new value, `null` to leave the key as it is, or `'delete'` to remove it.
-	 */
+	/** Read-modify-write of one key, serialised with this process's other updates of it: `change` gives the value, null, or 'delete'. */
 	public update<T>(key: string, change: (current: T | undefined) => UpdateResult<T>): Promise<T | undefined> {
 		return this.lock.run(key, () => this.updateHeld(key, change));
 	}
@@ -177,13 +174,9 @@ export class MemoryStore {
 		if (this.atomic) return this.updateAtomically(key, change);
 		const current = await this.get<T>(key);
 		const next = change(current);
-		if (next === null) return current;
-		if (next === 'delete') {
-			if (current !== undefined) await this.delete([key]);
-			return undefined;
-		}
-		await this.set(key, next.value, next.ttlMs);
-		return next.value;
+		if (next === 'delete' && current !== undefined) await this.delete([key]);
+		else if (next !== null && next !== 'delete') await this.set(key, next.value, next.ttlMs);
+		return next === null ? current : next === 'delete' ? undefined : next.value;
 	}
 
 	/**
