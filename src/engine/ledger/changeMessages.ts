@@ -3,9 +3,9 @@ import { cleanText, clip } from '../format/cleanText';
 import type { ChannelArchiveListings, Listings, MessagesChange, MessagesChangeResult, ShortTermEntry } from '../schemas';
 import { Records } from '../records/Records';
 import { isScopeKey, parseScopeKey } from '../records/scopes';
-import { replyFingerprint, voicesOf } from '../privacy/voices';
+import { voicesOf } from '../privacy/voices';
 import { DM_SERVER_ID } from '../schemas/primitives';
-import { forgottenUntil, markForgottenMany } from './forgotten';
+import { forgottenBy, forgottenUntil, markForgottenMany } from './forgotten';
 import type { LedgerParts } from './LedgerParts';
 import { channelEntries } from './channelEntries';
 import { replaceEntries } from './replaceEntry';
@@ -110,10 +110,8 @@ export async function changeMessages(parts: LedgerParts, changes: readonly Messa
 			for (const message of [...messages, ...removed]) for (const voice of voicesOf(message)) found[index]!.voices.add(voice);
 			for (const message of removed) {
 				if (revision.deleted.has(message.id) || revision.dropped.has(message.id)) continue;
-				repliesGone[index]!.add(message.id);
 				// A reply the host gave no id comes back in later histories under another: it goes by its text too.
-				const fingerprint = replyFingerprint(message);
-				if (fingerprint !== null) repliesGone[index]!.add(fingerprint);
+				for (const id of forgottenBy(message)) repliesGone[index]!.add(id);
 			}
 		});
 	};

@@ -26,6 +26,15 @@ export function forgottenUntil(config: MemoryConfig, now: number): number {
  * plain persona message. So once the erasure has found the replies, they are taken out of every copy of
  * their channel by id, as a message deleted on Discord is, and go on the channel's forgotten list.
  */
+/**
+ * The ids a message is forgotten by: its own, and for a persona reply the host gave no id its text's fingerprint, since
+ * later histories carry it under another id (see replyFingerprint).
+ */
+export function forgottenBy(message: StoredMessage): string[] {
+	const fingerprint = replyFingerprint(message);
+	return fingerprint === null ? [message.id] : [message.id, fingerprint];
+}
+
 export class ForgottenReplies {
 	private readonly byChannel = new Map<string, { serverId: string | null; channelId: string; ids: Set<string> }>();
 
@@ -33,11 +42,10 @@ export class ForgottenReplies {
 	public note(where: { serverId: string | null; channelId: string }, messages: readonly StoredMessage[]): void {
 		const replies = messages.filter((message) => message.role === 'persona');
 		if (replies.length === 0) return;
-		const fingerprints = replies.flatMap((reply) => replyFingerprint(reply) ?? []);
 		const serverId = where.serverId === DM_SERVER_ID ? null : where.serverId;
 		const key = `${serverId ?? DM_SERVER_ID}:${where.channelId}`;
 		const channel = this.byChannel.get(key) ?? { serverId, channelId: where.channelId, ids: new Set<string>() };
-		for (const id of [...replies.map((reply) => reply.id), ...fingerprints]) channel.ids.add(id);
+		for (const id of replies.flatMap(forgottenBy)) channel.ids.add(id);
 		this.byChannel.set(key, channel);
 	}
 
@@ -53,18 +61,13 @@ export interface ForgottenChannel {
 	channelId: string;
 }
 
-/** The ids a turn's messages are forgotten by: each one's, and each persona reply's text fingerprint. */
-function idsOf(messages: readonly StoredMessage[]): string[] {
-	return [...new Set(messages.flatMap((message) => [message.id, replyFingerprint(message) ?? []].flat()))];
-}
-
 /**
  * What capture reads to know which of a turn's messages were deleted on Discord, whose ids a host may pass again in a
  * later turn's history (its own cache, a reply's reference): the record of each id (and reply fingerprint) among them,
  * and the channel's list of the layout before. The reading costs what the turn holds, not what the channel ever lost.
  */
 export function forgottenLookup(channel: ForgottenChannel, messages: readonly StoredMessage[]) {
-	const ids = idsOf(messages);
+	const ids = [...new Set(messages.flatMap(forgottenBy))];
 	return {
 		keys: [
 			Records.forgotten(channel.serverId, channel.channelId),
@@ -165,27 +168,36 @@ async function moveList(parts: { store: RecordStore; registry: Registry }, chann
 /** Ids by the time they are kept until. */
 function groupByUntil(entries: readonly [string, number][]): Map<number, string[]> {
 	const byUntil = new Map<number, string[]>();
-	for (const [id, until] of entries) byUntil.set(until, [...(byUntil.get(until) ?? []), id]);
+	for (const [id, until] of entries) {
+		const ids = byUntil.get(until);
+		if (ids) ids.push(id);
+		else byUntil.set(until, [id]);
+	}
 	return byUntil;
+}
+
+/** A channel's forgotten ids, a slice of its set at a time in the set's order, each id with its record's key. */
+async function* forgottenSlices(store: RecordStore, { serverId, channelId }: ForgottenChannel) {
+	for (let after: string | null = null; ; ) {
+		const ids = await store.setMembersPage(Records.forgottenIds(serverId, channelId), after, IDS_PER_SLICE);
+		if (ids.length === 0) return;
+		after = ids.at(-1)!;
+		yield ids.map((id) => ({ id, key: Records.forgottenMessage(serverId, channelId, id) }));
+	}
 }
 
 /** Deletes a channel's forgotten records past their time, a slice of its set at a time; says whether any is left. */
 async function expireIds(store: RecordStore, channel: ForgottenChannel, now: number): Promise<{ expired: number; left: boolean }> {
-	const setKey = Records.forgottenIds(channel.serverId, channel.channelId);
 	let expired = 0;
 	let left = false;
-	for (let after: string | null = null; ; ) {
-		const ids = await store.setMembersPage(setKey, after, IDS_PER_SLICE);
-		if (ids.length === 0) break;
-		after = ids.at(-1)!;
-		const keys = ids.map((id) => Records.forgottenMessage(channel.serverId, channel.channelId, id));
-		const untils = await store.getMany(keys);
+	for await (const slice of forgottenSlices(store, channel)) {
+		const untils = await store.getMany(slice.map(({ key }) => key));
 		// A record the backend dropped is past its time too; one that cannot be read stays until the backend drops it.
-		const gone = ids.filter((_, index) => !(untils[index]! > now));
-		left ||= gone.length < ids.length;
+		const gone = slice.filter((_, index) => !(untils[index]! > now));
+		left ||= gone.length < slice.length;
 		if (gone.length === 0) continue;
-		await store.delete(gone.map((id) => Records.forgottenMessage(channel.serverId, channel.channelId, id)));
-		await store.removeFromSets([{ key: setKey, members: gone }]);
+		await store.delete(gone.map(({ key }) => key));
+		await store.removeFromSets([{ key: Records.forgottenIds(channel.serverId, channel.channelId), members: gone.map(({ id }) => id) }]);
 		expired += gone.length;
 	}
 	return { expired, left };
@@ -194,14 +206,8 @@ async function expireIds(store: RecordStore, channel: ForgottenChannel, now: num
 /** Deletes every forgotten record of the channels, and their lists and sets (a server's purge). */
 export async function deleteForgotten(store: RecordStore, serverId: string, channelIds: readonly string[]): Promise<void> {
 	for (const channelId of channelIds) {
-		const setKey = Records.forgottenIds(serverId, channelId);
-		for (let after: string | null = null; ; ) {
-			const ids = await store.setMembersPage(setKey, after, IDS_PER_SLICE);
-			if (ids.length === 0) break;
-			after = ids.at(-1)!;
-			await store.delete(ids.map((id) => Records.forgottenMessage(serverId, channelId, id)));
-		}
-		await store.deleteSets([setKey]);
+		for await (const slice of forgottenSlices(store, { serverId, channelId })) await store.delete(slice.map(({ key }) => key));
+		await store.deleteSets([Records.forgottenIds(serverId, channelId)]);
 	}
 	await store.delete(channelIds.map((channelId) => Records.forgotten(serverId, channelId)));
 }
