@@ -56,6 +56,11 @@ export function heldChunks(head: ArchiveHead | null | undefined): number {
 	return head ? Math.max(0, head.chunks - (head.first ?? 0)) : 0;
 }
 
+/** Whether an archive is there and was begun before markers held locations (see ArchiveHead.located): the sweep locates it. */
+export function isUnlocated(head: ArchiveHead | null | undefined): head is ArchiveHead {
+	return head !== undefined && head !== null && head.located !== true;
+}
+
 /** The chunk keys a head names, oldest first. */
 export function chunkKeys(scopeKey: string, head: ArchiveHead): RecordKey<StoredMessage[]>[] {
 	const first = head.first ?? 0;

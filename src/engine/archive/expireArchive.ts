@@ -2,7 +2,7 @@ import type { ArchiveHead, StoredMessage, Tombstones } from '../schemas';
 import { type RecordKey, type RecordSetChange, Records } from '../records/Records';
 import { authorsGoneFrom } from './locations';
 import { markerKeysToDelete } from './markerKeys';
-import type { Archive } from './Archive';
+import { type Archive, isUnlocated } from './Archive';
 
 /** What {@link expireArchive} deleted. */
 export interface ArchiveExpiry {
@@ -39,7 +39,7 @@ export async function expireArchive(archive: Archive, scopeKey: string, before: 
 		gone: false,
 		floor: null,
 		authors: {},
-		unlocated: head !== undefined && head.located !== true
+		unlocated: isUnlocated(head)
 	};
 	const doomed: RecordKey<unknown>[] = [];
 	/** The expired chunks leave their authors' chunk sets (see ArchiveHead.located). */

@@ -1,7 +1,7 @@
 import { type ArchiveHead, ArchiveMarker, type StoredMessage } from '../schemas';
 import { type ArchiveMarkerValue, Records } from '../records/Records';
 import type { RecordWrite } from '../records/RecordStore';
-import type { Archive } from './Archive';
+import { type Archive, isUnlocated } from './Archive';
 import { appendedMarkers, authorChunks, isLocation, relatedMarkerIds, withReplyIn } from './locations';
 import { markerKeysToRead, markersRead } from './markerKeys';
 
@@ -27,14 +27,13 @@ export async function locateArchive(archive: Archive, scopeKey: string): Promise
 	const headKey = Records.archiveHead(scopeKey);
 	const tombstonesKey = Records.archiveTombstones(scopeKey);
 	const underLock = <T>(task: () => Promise<T>) => store.locked([headKey], task);
-	const unlocated = (head: ArchiveHead | undefined): head is ArchiveHead => head !== undefined && head.located !== true;
 
 	// Replies whose message had no location when their chunk was located (an edit took it out, and it was archived again
 	// later): the message's id → their chunks, listed in its marker once it is located.
 	const pending = new Map<string, Set<number>>();
 	const start = await underLock(async () => {
 		const [head, tombstones] = await store.read([headKey, tombstonesKey]);
-		if (!unlocated(head)) return null;
+		if (!isUnlocated(head)) return null;
 		// A message an edit took out keeps its replies, which the chunks below then list in its marker.
 		await rewriteMarkers(archive, scopeKey, Object.keys(tombstones ?? {}), ArchiveMarker.editedAway, {});
 		return head;
@@ -45,14 +44,14 @@ export async function locateArchive(archive: Archive, scopeKey: string): Promise
 	for (let from = start.first ?? 0; from < tail; from += CHUNKS_PER_SLICE) {
 		const going = await underLock(async () => {
 			const head = await store.get(headKey);
-			return unlocated(head) && locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, tail), pending);
+			return isUnlocated(head) && locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, tail), pending);
 		});
 		if (!going) return false;
 	}
 	for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
 		const outcome = await underLock(async () => {
 			const [head, tombstones] = await store.read([headKey, tombstonesKey]);
-			if (!unlocated(head)) return 'gone';
+			if (!isUnlocated(head)) return 'gone';
 			for (let from = tail; from < head.chunks; from += CHUNKS_PER_SLICE)
 				if (!(await locateChunks(archive, scopeKey, head, from, Math.min(from + CHUNKS_PER_SLICE, head.chunks), pending))) return 'gone';
 			// Every message the chunks hold has its location now: a removed message's marker still 1 is its tombstone.
